@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+
+export type EventStoreKind = 'postgres' | 'eventstoredb';
+
+/**
+ * Everything a process reads from its environment, read once and checked at
+ * start-up. Apps receive it through AppConfigModule; tests build one directly.
+ */
+export class AppConfig {
+  databaseUrl = 'postgres://postgres@127.0.0.1:5432/postgres';
+  databasePoolSize = 10;
+  natsUrl = 'nats://127.0.0.1:4222';
+  /** Prefix for every subject and stream name; empty in production, unique per test run. */
+  natsNamespace = '';
+  /** JetStream's duplicate window for the event stream: the relay's resends inside it are dropped. */
+  natsDuplicateWindowMs = 10 * 60 * 1000;
+  eventStore: EventStoreKind = 'postgres';
+  eventStoreUrl: string | null = null;
+  port = 3000;
+  host = '0.0.0.0';
+  /** 32-byte key (base64) that encrypts platform credentials at rest. */
+  tokenEncryptionKey: Buffer = randomBytes(32);
+  /** How long a command request waits for its handler before answering 503. */
+  commandTimeoutMs = 10_000;
+  /** How long the gateway waits for the read model to show a write before answering anyway. */
+  projectionWaitMs = 5_000;
+
+  static fromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
+    const config = new AppConfig();
+    const errors: string[] = [];
+    const int = (name: string, fallback: number): number => {
+      const raw = env[name];
+      if (raw === undefined || raw === '') return fallback;
+      const value = Number(raw);
+      if (!Number.isInteger(value) || value < 0) errors.push(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+      return value;
+    };
+    config.databaseUrl = env.DATABASE_URL || config.databaseUrl;
+    config.databasePoolSize = int('DATABASE_POOL_SIZE', config.databasePoolSize);
+    config.natsUrl = env.NATS_URL || config.natsUrl;
+    config.natsNamespace = env.NATS_NAMESPACE ?? '';
+    config.natsDuplicateWindowMs = int('NATS_DUPLICATE_WINDOW_MS', config.natsDuplicateWindowMs);
+    const kind = env.EVENT_STORE || 'postgres';
+    if (kind !== 'postgres' && kind !== 'eventstoredb') errors.push(`EVENT_STORE must be postgres or eventstoredb, got ${JSON.stringify(kind)}`);
+    config.eventStore = kind as EventStoreKind;
+    config.eventStoreUrl = env.EVENTSTORE_URL || null;
+    if (config.eventStore === 'eventstoredb' && !config.eventStoreUrl) errors.push('EVENT_STORE=eventstoredb needs EVENTSTORE_URL');
+    config.port = int('PORT', config.port);
+    config.host = env.HOST || config.host;
+    if (env.TOKEN_ENCRYPTION_KEY) {
+      const key = Buffer.from(env.TOKEN_ENCRYPTION_KEY, 'base64');
+      if (key.length !== 32) errors.push('TOKEN_ENCRYPTION_KEY must be 32 bytes, base64-encoded');
+      config.tokenEncryptionKey = key;
+    } else if (env.NODE_ENV === 'production') {
+      errors.push('TOKEN_ENCRYPTION_KEY is required in production');
+    }
+    config.commandTimeoutMs = int('COMMAND_TIMEOUT_MS', config.commandTimeoutMs);
+    config.projectionWaitMs = int('PROJECTION_WAIT_MS', config.projectionWaitMs);
+    if (errors.length) throw new Error(`invalid configuration:\n  ${errors.join('\n  ')}`);
+    return config;
+  }
+
+  with(overrides: Partial<AppConfig>): AppConfig {
+    return Object.assign(Object.create(AppConfig.prototype) as AppConfig, this, overrides);
+  }
+}

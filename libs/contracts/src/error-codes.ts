@@ -1,0 +1,72 @@
+/**
+ * Every error code the API answers with, its HTTP status and what it means.
+ * One home for the catalogue: the exception filter, the README table and the
+ * OpenAPI document all read it.
+ */
+export const ERROR_CODES = {
+  invalid_body: { status: 400, description: 'The body is not JSON of the expected shape (a field has the wrong type).' },
+  invalid_query: { status: 400, description: 'A query parameter has a value outside its rule (status, limit, ...).' },
+  content_required: { status: 400, description: 'Neither content nor mediaUrls was given.' },
+  content_too_long: { status: 400, description: 'content is over 10,000 characters.' },
+  accounts_required: { status: 400, description: 'Neither accounts (or accountIds) nor platforms was given, or they were empty.' },
+  accounts_and_platforms: { status: 400, description: 'Both accounts (or accountIds) and platforms were given; send one of them.' },
+  too_many_accounts: { status: 400, description: 'More than ten distinct accounts after duplicates are removed.' },
+  unknown_account: { status: 400, description: 'An account reference names nothing this key can reach.' },
+  account_disconnected: { status: 400, description: 'An account reference names a disconnected account.' },
+  ambiguous_account: { status: 400, description: 'An account reference matches more than one account; candidates are listed.' },
+  unknown_platform: { status: 400, description: 'A platforms entry is not a platform identifier this service knows.' },
+  platform_not_connected: { status: 400, description: 'A platforms entry names a platform with no connected account.' },
+  ambiguous_platform: { status: 400, description: 'A platforms entry matches several connected accounts; candidates are listed, send accounts instead.' },
+  too_many_media_urls: { status: 400, description: 'More than ten mediaUrls.' },
+  invalid_media_url: { status: 400, description: 'A mediaUrls entry is not an absolute https:// URL.' },
+  too_many_first_comments: { status: 400, description: 'More than five firstComments.' },
+  first_comment_invalid: { status: 400, description: 'A firstComments entry is empty or over 2,200 characters.' },
+  invalid_scheduled_at: { status: 400, description: 'scheduledAt is not a valid ISO 8601 datetime with a time zone.' },
+  scheduled_at_in_past: { status: 400, description: 'scheduledAt is not in the future.' },
+  scheduled_and_publish_now: { status: 400, description: 'scheduledAt and publishNow were both given; they are mutually exclusive.' },
+  unauthenticated: { status: 401, description: 'The Authorization header is missing, malformed, or names no active key.' },
+  insufficient_scope: { status: 403, description: 'The key lacks a scope the operation needs (publishNow needs publish as well as write).' },
+  not_found: { status: 404, description: 'No such resource in this key\'s workspace.' },
+  idempotency_key_reused: { status: 422, description: 'The Idempotency-Key was already used with a different request body.' },
+  publish_not_supported: { status: 501, description: 'Publishing is not available in this version of the service yet.' },
+  service_unavailable: { status: 503, description: 'A backing service did not answer in time; retry later. Nothing is known to have been created.' },
+  internal_error: { status: 500, description: 'An unexpected failure.' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** A candidate listed when a reference is ambiguous. */
+export interface AccountCandidate {
+  accountId: string;
+  platform: string;
+  account: string;
+  connected: boolean;
+}
+
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    candidates?: AccountCandidate[];
+    details?: unknown;
+  };
+}
+
+/**
+ * A refusal decided by the domain (a rule of the contract). It crosses NATS
+ * as data and becomes the HTTP error body at the gateway.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: { candidates?: AccountCandidate[]; details?: unknown } = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  toBody(): ErrorBody {
+    return { error: { code: this.code, message: this.message, ...this.extra } };
+  }
+}

@@ -1,0 +1,13 @@
+/** The spec's limits, in one place so rules and docs cannot drift apart. */
+export const LIMITS = {
+  contentMaxChars: 10_000,
+  accountsPerPost: 10,
+  mediaUrlsPerPost: 10,
+  firstCommentsPerPost: 5,
+  firstCommentMaxChars: 2_200,
+  replyMaxChars: 2_200,
+  listDefault: 20,
+  listMax: 50,
+  listContentPreviewChars: 500,
+  overdueScheduledPostMs: 6 * 60 * 60 * 1000,
+} as const;

@@ -1,0 +1,46 @@
+/**
+ * NATS subject names, versioned. Events live under social.v1.> (the JetStream
+ * stream); commands under social.cmd.v1.> — a different root on purpose, so the
+ * event stream never captures a command request.
+ *
+ * A namespace (config NATS_NAMESPACE, empty in production) prefixes every
+ * subject and the stream name, so parallel test runs on one NATS server
+ * cannot see each other.
+ */
+export class Subjects {
+  constructor(private readonly namespace = '') {}
+
+  private prefix(subject: string): string {
+    return this.namespace ? `${this.namespace}.${subject}` : subject;
+  }
+
+  /** Root of every event subject; the JetStream stream covers `${eventRoot}.>`. */
+  get eventRoot(): string {
+    return this.prefix('social.v1');
+  }
+
+  get eventStreamName(): string {
+    return this.namespace ? `SOCIAL_EVENTS_${this.namespace.replace(/[^A-Za-z0-9_-]/g, '_')}` : 'SOCIAL_EVENTS';
+  }
+
+  /** social.v1.<category>.<EventType>, category from the stream id prefix (post-… → posts). */
+  event(streamId: string, type: string): string {
+    return `${this.eventRoot}.${categoryOf(streamId)}.${type}`;
+  }
+
+  command(name: CommandName): string {
+    return this.prefix(`social.cmd.v1.${name}`);
+  }
+}
+
+export type CommandName = 'posts.create' | 'posts.get';
+
+export function categoryOf(streamId: string): string {
+  const dash = streamId.indexOf('-');
+  const category = dash > 0 ? streamId.slice(0, dash) : streamId;
+  return `${category}s`;
+}
+
+export function postStreamId(postId: string): string {
+  return `post-${postId}`;
+}

@@ -1,0 +1,3 @@
+export * from './migrate';
+export * from './pool';
+export * from './database.module';

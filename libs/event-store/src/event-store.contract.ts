@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { EventStore, NewEvent, RecordedEvent, WrongExpectedRevisionError } from './event-store.port';
+import { comparePositions, GlobalPosition, START } from './position';
+
+export interface ContractHarness {
+  store: EventStore;
+  /** Position before any event this test appends (adapters with a shared store start after existing events). */
+  head(): Promise<GlobalPosition>;
+}
+
+function event(type: string, data: Record<string, unknown> = {}): NewEvent {
+  return { eventId: randomUUID(), type, data, metadata: { workspaceId: 'w-1', version: 1 } };
+}
+
+async function readAllFrom(store: EventStore, after: GlobalPosition, streams: Set<string>): Promise<RecordedEvent[]> {
+  const seen: RecordedEvent[] = [];
+  let position = after;
+  for (;;) {
+    const batch = await store.readAll(position, 100);
+    if (batch.length === 0) return seen;
+    seen.push(...batch.filter((e) => streams.has(e.streamId)));
+    position = batch[batch.length - 1].position;
+  }
+}
+
+/**
+ * The behaviour every EventStore adapter must show. Each adapter's test file
+ * calls this with a harness of its own.
+ */
+export function describeEventStoreContract(name: string, setUp: () => Promise<ContractHarness>, tearDown: () => Promise<void>): void {
+  describe(`EventStore contract: ${name}`, () => {
+    let harness: ContractHarness;
+    beforeAll(async () => {
+      harness = await setUp();
+    });
+    afterAll(tearDown);
+
+    const stream = () => `test-${randomUUID()}`;
+
+    it('creates a stream with no_stream and reads it back in order', async () => {
+      const id = stream();
+      const result = await harness.store.append(id, [event('A', { n: 1 }), event('B', { n: 2 })], 'no_stream');
+      expect(result.revision).toBe(1n);
+      const events = await harness.store.readStream(id);
+      expect(events.map((e) => [e.type, e.data, e.revision])).toEqual([
+        ['A', { n: 1 }, 0n],
+        ['B', { n: 2 }, 1n],
+      ]);
+      expect(events[1].metadata).toMatchObject({ workspaceId: 'w-1', version: 1 });
+      expect(comparePositions(events[1].position, result.position)).toBe(0);
+    });
+
+    it('reads an unknown stream as empty', async () => {
+      expect(await harness.store.readStream(stream())).toEqual([]);
+    });
+
+    it('refuses no_stream on an existing stream and writes nothing', async () => {
+      const id = stream();
+      await harness.store.append(id, [event('A')], 'no_stream');
+      await expect(harness.store.append(id, [event('B')], 'no_stream')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      expect((await harness.store.readStream(id)).map((e) => e.type)).toEqual(['A']);
+    });
+
+    it('appends at the expected revision and refuses a stale one, writing nothing', async () => {
+      const id = stream();
+      await harness.store.append(id, [event('A')], 'no_stream');
+      await harness.store.append(id, [event('B')], 0n);
+      const stale = harness.store.append(id, [event('C'), event('D')], 0n);
+      await expect(stale).rejects.toMatchObject({ name: 'WrongExpectedRevisionError', actual: 1n });
+      expect((await harness.store.readStream(id)).map((e) => e.type)).toEqual(['A', 'B']);
+    });
+
+    it('refuses an expected revision on a stream that does not exist', async () => {
+      const id = stream();
+      await expect(harness.store.append(id, [event('A')], 0n)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      expect(await harness.store.readStream(id)).toEqual([]);
+    });
+
+    it('lets exactly one of two racing appends at the same revision win', async () => {
+      const id = stream();
+      await harness.store.append(id, [event('A')], 'no_stream');
+      const outcomes = await Promise.allSettled([harness.store.append(id, [event('X')], 0n), harness.store.append(id, [event('Y')], 0n)]);
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      expect(await harness.store.readStream(id)).toHaveLength(2);
+    });
+
+    it('reads the global feed in append order from a position, exclusively', async () => {
+      const start = await harness.head();
+      const a = stream();
+      const b = stream();
+      await harness.store.append(a, [event('A1')], 'no_stream');
+      await harness.store.append(b, [event('B1'), event('B2')], 'no_stream');
+      await harness.store.append(a, [event('A2')], 0n);
+      const streams = new Set([a, b]);
+      const all = await readAllFrom(harness.store, start, streams);
+      expect(all.map((e) => e.type)).toEqual(['A1', 'B1', 'B2', 'A2']);
+      for (let i = 1; i < all.length; i++) expect(comparePositions(all[i - 1].position, all[i].position)).toBe(-1);
+      const rest = await readAllFrom(harness.store, all[1].position, streams);
+      expect(rest.map((e) => e.type)).toEqual(['B2', 'A2']);
+    });
+
+    it('follows the feed with a subscription, including events appended later', async () => {
+      const start = await harness.head();
+      const id = stream();
+      await harness.store.append(id, [event('E0')], 'no_stream');
+      const received: string[] = [];
+      let resolveAll!: () => void;
+      const allSeen = new Promise<void>((r) => (resolveAll = r));
+      const subscription = harness.store.subscribeToAll(start, async (batch) => {
+        received.push(...batch.filter((e) => e.streamId === id).map((e) => e.type));
+        if (received.length === 3) resolveAll();
+      });
+      await harness.store.append(id, [event('E1')], 0n);
+      await harness.store.append(id, [event('E2')], 1n);
+      await allSeen;
+      await subscription.stop();
+      expect(received).toEqual(['E0', 'E1', 'E2']);
+    });
+
+    it('ends a subscription with the error its handler throws', async () => {
+      const start = await harness.head();
+      await harness.store.append(stream(), [event('Boom')], 'no_stream');
+      const subscription = harness.store.subscribeToAll(start, async () => {
+        throw new Error('handler failed');
+      });
+      await expect(subscription.done).rejects.toThrow('handler failed');
+    });
+  });
+}
+
+export { START };

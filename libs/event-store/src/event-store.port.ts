@@ -1,0 +1,90 @@
+import type { GlobalPosition } from './position';
+
+/** Expected revision of a stream when appending: 0-based revision of its last event. */
+export type ExpectedRevision = 'no_stream' | 'any' | bigint;
+
+export interface NewEvent {
+  eventId: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+}
+
+/** Metadata every event carries; adapters store it beside the data. */
+export interface EventMetadata {
+  workspaceId: string;
+  version: number;
+  /** The request that caused the event, for tracing across services. */
+  requestId?: string;
+  [key: string]: unknown;
+}
+
+export interface RecordedEvent {
+  eventId: string;
+  type: string;
+  streamId: string;
+  /** 0-based position within the stream. */
+  revision: bigint;
+  position: GlobalPosition;
+  data: unknown;
+  metadata: EventMetadata;
+  createdAt: Date;
+}
+
+export interface AppendResult {
+  /** Revision of the last event written. */
+  revision: bigint;
+  /** Global position of the last event written. */
+  position: GlobalPosition;
+}
+
+/** A live follow of the global feed; see EventStore.subscribeToAll. */
+export interface FeedSubscription {
+  /** Stops delivering; resolves once the batch in hand (if any) is handled. */
+  stop(): Promise<void>;
+  /** Settles when the subscription ends: resolves on stop(), rejects with the handler's or the store's error. */
+  readonly done: Promise<void>;
+}
+
+export type BatchHandler = (events: RecordedEvent[]) => Promise<void>;
+
+/**
+ * The port every event store adapter implements (contract tests in
+ * event-store.contract.ts run against each).
+ */
+export interface EventStore {
+  /**
+   * Appends atomically, refusing with WrongExpectedRevisionError (and writing
+   * nothing) when the stream is not at the expected revision.
+   */
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+
+  /** All events of a stream in order; empty when the stream does not exist. */
+  readStream(streamId: string): Promise<RecordedEvent[]>;
+
+  /** Up to maxCount events strictly after `after`, in global order; never skips one that commits later. */
+  readAll(after: GlobalPosition, maxCount: number): Promise<RecordedEvent[]>;
+
+  /**
+   * Delivers every event after `after`, in global order, in batches, then keeps
+   * following. The handler is awaited before the next batch (back-pressure).
+   * If the handler throws, the subscription ends with that error: the owner
+   * resubscribes from its own checkpoint.
+   */
+  subscribeToAll(after: GlobalPosition, handler: BatchHandler, options?: { batchSize?: number }): FeedSubscription;
+
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+export const EVENT_STORE = Symbol('EVENT_STORE');

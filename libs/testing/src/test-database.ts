@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { Client, Pool } from 'pg';
+import { createPool, migrate } from '@app/database';
+
+/** The machine's PostgreSQL (DESIGN: 127.0.0.1:5432, trust auth); TEST_DATABASE_URL overrides. */
+export const TEST_SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface TestDatabase {
+  url: string;
+  pool: Pool;
+  /** Drops the database (after closing the pool and any other connection to it). */
+  drop(): Promise<void>;
+}
+
+function urlFor(database: string): string {
+  const url = new URL(TEST_SERVER_URL);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** A fresh, migrated database of its own for one test file, on the real server. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await withServer((client) => client.query(`CREATE DATABASE ${name}`));
+  const url = urlFor(name);
+  await migrate(url);
+  const pool = createPool(url, 20);
+  return {
+    url,
+    pool,
+    async drop() {
+      await pool.end();
+      await withServer((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
+
+async function withServer<T>(fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: TEST_SERVER_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A NATS namespace of its own for one test file (see Subjects). */
+export function testNamespace(): string {
+  return `t${randomBytes(5).toString('hex')}`;
+}
+
+export const TEST_NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
