@@ -18,7 +18,7 @@ export class AppConfig {
   eventStoreUrl: string | null = null;
   port = 3000;
   host = '0.0.0.0';
-  /** 32-byte key (base64) that encrypts platform credentials at rest. */
+  /** 32-byte key that encrypts platform credentials at rest (a random one unless configured: tests only). */
   tokenEncryptionKey: Buffer = randomBytes(32);
   /** How long a command request waits for its handler before answering 503. */
   commandTimeoutMs = 10_000;
@@ -51,8 +51,9 @@ export class AppConfig {
       const key = Buffer.from(env.TOKEN_ENCRYPTION_KEY, 'base64');
       if (key.length !== 32) errors.push('TOKEN_ENCRYPTION_KEY must be 32 bytes, base64-encoded');
       config.tokenEncryptionKey = key;
-    } else if (env.NODE_ENV === 'production') {
-      errors.push('TOKEN_ENCRYPTION_KEY is required in production');
+    } else {
+      // A random key would make stored credentials unreadable by the next process.
+      errors.push('TOKEN_ENCRYPTION_KEY is required (32 bytes, base64); npm start and npm run admin supply a local one');
     }
     config.commandTimeoutMs = int('COMMAND_TIMEOUT_MS', config.commandTimeoutMs);
     config.projectionWaitMs = int('PROJECTION_WAIT_MS', config.projectionWaitMs);

@@ -5,6 +5,8 @@
  */
 export const ERROR_CODES = {
   invalid_body: { status: 400, description: 'The body is not JSON of the expected shape (a field has the wrong type).' },
+  invalid_idempotency_key: { status: 400, description: 'The Idempotency-Key header is empty or longer than 255 characters.' },
+  unsupported_media_type: { status: 415, description: 'The request body is not application/json.' },
   invalid_query: { status: 400, description: 'A query parameter has a value outside its rule (status, limit, ...).' },
   content_required: { status: 400, description: 'Neither content nor mediaUrls was given.' },
   content_too_long: { status: 400, description: 'content is over 10,000 characters.' },

@@ -33,7 +33,7 @@ export class Subjects {
   }
 }
 
-export type CommandName = 'posts.create' | 'posts.get';
+export type CommandName = 'posts.create';
 
 export function categoryOf(streamId: string): string {
   const dash = streamId.indexOf('-');

@@ -1,0 +1,47 @@
+import { DynamicModule, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { Pool } from 'pg';
+import { AppConfig, AppConfigModule } from '@app/config';
+import { DatabaseModule, PG_POOL } from '@app/database';
+import { HealthModule } from '@app/health';
+import { MessagingModule } from '@app/messaging';
+import { POST_VIEWS_PROJECTION, PostViewsReader, ProjectionWaiter } from '@app/read-models';
+import { WorkspacesModule } from '@app/workspaces';
+import { AccountsController } from './accounts/accounts.controller';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { KeyAuthenticator } from './auth/key-authenticator';
+import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { PostsController } from './posts/posts.controller';
+
+/** The HTTP API: keys and scopes, validation, commands out over NATS, lists from the read models. */
+@Module({})
+export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(@Inject(ProjectionWaiter) private readonly projection: ProjectionWaiter) {}
+
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, HealthModule],
+      controllers: [PostsController, AccountsController],
+      providers: [
+        KeyAuthenticator,
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        { provide: PostViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new PostViewsReader(pool) },
+        {
+          provide: ProjectionWaiter,
+          inject: [PG_POOL, AppConfig],
+          useFactory: (pool: Pool, cfg: AppConfig) => new ProjectionWaiter(pool, cfg.databaseUrl, POST_VIEWS_PROJECTION),
+        },
+      ],
+    };
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.projection.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.projection.stop();
+  }
+}

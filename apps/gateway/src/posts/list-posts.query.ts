@@ -1,0 +1,13 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, Min } from 'class-validator';
+import { LIMITS, POST_STATUSES, PostStatus } from '@app/contracts';
+
+export class ListPostsQuery {
+  @IsOptional() @IsIn(POST_STATUSES) status?: PostStatus;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) limit?: number;
+}
+
+/** Default 20, clamped to 50 (spec, Limits). */
+export function clampLimit(limit: number | undefined): number {
+  return Math.min(limit ?? LIMITS.listDefault, LIMITS.listMax);
+}

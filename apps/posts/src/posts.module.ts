@@ -1,0 +1,21 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig, AppConfigModule } from '@app/config';
+import { DatabaseModule } from '@app/database';
+import { EventStoreModule } from '@app/event-store';
+import { HealthModule } from '@app/health';
+import { MessagingModule } from '@app/messaging';
+import { WorkspacesModule } from '@app/workspaces';
+import { CreatePostHandler } from './create-post/create-post.handler';
+import { PostsCommandsServer } from './posts-commands.server';
+
+/** The command side of posts: decides on post commands and appends their events. */
+@Module({})
+export class PostsModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: PostsModule,
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, WorkspacesModule, HealthModule],
+      providers: [CreatePostHandler, PostsCommandsServer],
+    };
+  }
+}

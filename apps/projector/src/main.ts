@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runMain } from '@app/runtime';
+import { createProjectorApp } from './projector.app';
+
+runMain('projector', createProjectorApp);

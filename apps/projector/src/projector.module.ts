@@ -1,0 +1,19 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig, AppConfigModule } from '@app/config';
+import { DatabaseModule } from '@app/database';
+import { EventStoreModule } from '@app/event-store';
+import { HealthModule } from '@app/health';
+import { MessagingModule } from '@app/messaging';
+import { ProjectorService } from './projector.service';
+
+/** Builds the read models from the event feed and relays the feed to JetStream. */
+@Module({})
+export class ProjectorModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: ProjectorModule,
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, HealthModule],
+      providers: [ProjectorService],
+    };
+  }
+}

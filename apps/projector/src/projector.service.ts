@@ -1,0 +1,60 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { NatsConnection } from 'nats';
+import { Pool } from 'pg';
+import { AppConfig } from '@app/config';
+import { Subjects } from '@app/contracts';
+import { PG_POOL } from '@app/database';
+import { CheckpointStore, EVENT_STORE, EventStore, FeedProcessor, formatPosition, RecordedEvent, RELAY_CHECKPOINT, relayToJetStream } from '@app/event-store';
+import { ensureEventStream, NATS_CONNECTION } from '@app/messaging';
+import { POST_VIEWS_PROJECTION, PROJECTION_CHANNEL } from '@app/read-models';
+import { projectPostEvent } from './posts/post-views.projection';
+
+/**
+ * Runs the feed followers of this process: the post_views projection and the
+ * relay to JetStream. Each has one active instance across replicas.
+ */
+@Injectable()
+export class ProjectorService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly processors: FeedProcessor[] = [];
+
+  constructor(
+    private readonly config: AppConfig,
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly subjects: Subjects,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await ensureEventStream(this.nc, this.subjects, this.config.natsDuplicateWindowMs);
+    const checkpoints = new CheckpointStore(this.pool);
+    const common = { store: this.store, checkpoints, databaseUrl: this.config.databaseUrl };
+    this.processors.push(
+      new FeedProcessor({ ...common, name: POST_VIEWS_PROJECTION, handle: (events) => this.project(events, checkpoints) }),
+      new FeedProcessor({ ...common, name: RELAY_CHECKPOINT, handle: relayToJetStream(this.nc.jetstream(), this.subjects, checkpoints) }),
+    );
+    for (const processor of this.processors) processor.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.processors.map((p) => p.stop()));
+  }
+
+  /** One transaction per batch: the rows and the checkpoint commit together, then waiters are told. */
+  private async project(events: RecordedEvent[], checkpoints: CheckpointStore): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      for (const event of events) await projectPostEvent(client, event);
+      const position = events[events.length - 1].position;
+      await checkpoints.save(POST_VIEWS_PROJECTION, position, client);
+      await client.query('SELECT pg_notify($1, $2)', [PROJECTION_CHANNEL, `${POST_VIEWS_PROJECTION} ${formatPosition(position)}`]);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}

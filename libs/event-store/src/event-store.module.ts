@@ -1,0 +1,29 @@
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Pool } from 'pg';
+import { AppConfig } from '@app/config';
+import { PG_POOL } from '@app/database';
+import { EVENT_STORE, EventStore } from './event-store.port';
+import { PostgresEventStore } from './postgres-event-store';
+
+/** Chooses the event store adapter from configuration (EVENT_STORE=postgres | eventstoredb). */
+export function createEventStore(config: AppConfig, pool: Pool): EventStore {
+  switch (config.eventStore) {
+    case 'postgres':
+      return new PostgresEventStore(pool, { databaseUrl: config.databaseUrl });
+    case 'eventstoredb':
+      throw new Error('the EventStoreDB adapter is not wired yet');
+  }
+}
+
+@Global()
+@Module({
+  providers: [{ provide: EVENT_STORE, inject: [AppConfig, PG_POOL], useFactory: createEventStore }],
+  exports: [EVENT_STORE],
+})
+export class EventStoreModule implements OnApplicationShutdown {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+  }
+}

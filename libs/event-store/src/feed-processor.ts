@@ -1,0 +1,94 @@
+import { Logger } from '@nestjs/common';
+import { Client } from 'pg';
+import { BatchHandler, EventStore, FeedSubscription } from './event-store.port';
+import { CheckpointStore } from './checkpoint-store';
+
+export interface FeedProcessorOptions {
+  /** Names the checkpoint and the leadership lock. */
+  name: string;
+  store: EventStore;
+  checkpoints: CheckpointStore;
+  /** Leadership is a session advisory lock on its own connection to this database. */
+  databaseUrl: string;
+  /** Handles a batch and saves the checkpoint past it (in its own transaction where it has one). */
+  handle: BatchHandler;
+  retryDelayMs?: number;
+}
+
+/**
+ * Runs one follower of the global feed (the relay, a projection) with exactly
+ * one active instance across replicas: it holds a Postgres advisory lock while
+ * it works, resumes from its durable checkpoint, and resubscribes after any
+ * failure — so a crash at any point replays from the checkpoint, never skips.
+ */
+export class FeedProcessor {
+  private readonly logger: Logger;
+  private stopped = false;
+  private subscription: FeedSubscription | null = null;
+  private lockClient: Client | null = null;
+  private loop: Promise<void> | null = null;
+  private wakeRetry: (() => void) | null = null;
+  isLeader = false;
+
+  constructor(private readonly options: FeedProcessorOptions) {
+    this.logger = new Logger(`FeedProcessor:${options.name}`);
+  }
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wakeRetry?.();
+    await this.subscription?.stop();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await this.lead();
+      } catch (error) {
+        if (!this.stopped) this.logger.warn(`restarting after: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        this.isLeader = false;
+        this.subscription = null;
+        await this.lockClient?.end().catch(() => undefined);
+        this.lockClient = null;
+      }
+      if (!this.stopped) await this.pause(this.options.retryDelayMs ?? 1000);
+    }
+  }
+
+  private async lead(): Promise<void> {
+    const client = new Client({ connectionString: this.options.databaseUrl });
+    this.lockClient = client;
+    const lockLost = new Promise<never>((_, reject) => {
+      client.on('error', reject);
+      client.on('end', () => reject(new Error('leadership connection closed')));
+    });
+    lockLost.catch(() => undefined);
+    await client.connect();
+    while (!this.stopped) {
+      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [`feed:${this.options.name}`]);
+      if (rows[0].locked) break;
+      await this.pause(this.options.retryDelayMs ?? 1000);
+    }
+    if (this.stopped) return;
+    this.isLeader = true;
+    const from = await this.options.checkpoints.load(this.options.name);
+    this.subscription = this.options.store.subscribeToAll(from, this.options.handle);
+    await Promise.race([this.subscription.done, lockLost]);
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wakeRetry = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}

@@ -1,0 +1,74 @@
+import { ErrorCode, Subjects, CommandName, CommandReply, DomainError } from '@app/contracts';
+import { headers as natsHeaders, JSONCodec, NatsConnection, Subscription, ErrorCode as NatsErrorCode, NatsError } from 'nats';
+
+const codec = JSONCodec();
+
+/** The request-id header carried from the gateway into every service a request touches. */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** Sends commands over NATS request/reply and turns a refusal back into a DomainError. */
+export class CommandClient {
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly subjects: Subjects,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async request<T>(name: CommandName, payload: unknown, requestId?: string): Promise<T> {
+    const h = natsHeaders();
+    if (requestId) h.set(REQUEST_ID_HEADER, requestId);
+    let reply: CommandReply<T>;
+    try {
+      const msg = await this.nc.request(this.subjects.command(name), codec.encode(payload), { timeout: this.timeoutMs, headers: h });
+      reply = codec.decode(msg.data) as CommandReply<T>;
+    } catch (error) {
+      const code = (error as NatsError).code;
+      if (code === NatsErrorCode.Timeout || code === NatsErrorCode.NoResponders) {
+        throw new DomainError('service_unavailable', `the ${name.split('.')[0]} service did not answer; retry later`);
+      }
+      throw error;
+    }
+    if (reply.ok) return reply.value;
+    const { code, message, ...extra } = reply.error;
+    throw new DomainError(code as ErrorCode, message, extra);
+  }
+}
+
+export type CommandHandler = (payload: unknown, context: { requestId: string | undefined }) => Promise<unknown>;
+
+/**
+ * Answers commands on a queue group, so replicas share the load. A DomainError
+ * becomes a refusal reply; anything else an internal_error reply (and is logged
+ * by the caller's onError) — the requester is never left to time out.
+ */
+export function serveCommands(
+  nc: NatsConnection,
+  subjects: Subjects,
+  queue: string,
+  handlers: Partial<Record<CommandName, CommandHandler>>,
+  onError: (error: unknown, name: CommandName) => void,
+): Subscription[] {
+  return Object.entries(handlers).map(([name, handler]) =>
+    nc.subscribe(subjects.command(name as CommandName), {
+      queue,
+      callback: (err, msg) => {
+        if (err) return onError(err, name as CommandName);
+        const requestId = msg.headers?.get(REQUEST_ID_HEADER) || undefined;
+        void (async () => {
+          let reply: CommandReply<unknown>;
+          try {
+            reply = { ok: true, value: await handler!(codec.decode(msg.data), { requestId }) };
+          } catch (error) {
+            if (error instanceof DomainError) {
+              reply = { ok: false, error: error.toBody().error };
+            } else {
+              onError(error, name as CommandName);
+              reply = { ok: false, error: { code: 'internal_error', message: 'the command failed unexpectedly' } };
+            }
+          }
+          msg.respond(codec.encode(reply));
+        })();
+      },
+    }),
+  );
+}

@@ -1,0 +1,3 @@
+export * from './post-views';
+export * from './post-views.reader';
+export * from './projection-waiter';

@@ -1,0 +1,86 @@
+import { Client, Pool } from 'pg';
+import { comparePositions, parsePosition } from '@app/event-store';
+
+/** Channel the projector notifies after each committed batch: payload "<projection> <commit:prepare>". */
+export const PROJECTION_CHANNEL = 'projection_advanced';
+
+function isAtOrPast(checkpoint: string, position: string): boolean {
+  return comparePositions(parsePosition(checkpoint), parsePosition(position)) >= 0;
+}
+
+/**
+ * Read-your-writes for the HTTP API: waits until a projection's checkpoint has
+ * passed a write's position. Woken by the projector's NOTIFY; a slow poll of
+ * the checkpoint covers a lost notification or a dropped listener.
+ */
+export class ProjectionWaiter {
+  private listener: Client | null = null;
+  private readonly waiters = new Set<{ position: string; resolve: (done: boolean) => void }>();
+  private latest: string | null = null;
+  private poller: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly databaseUrl: string,
+    private readonly projection: string,
+    private readonly pollIntervalMs = 100,
+  ) {}
+
+  async start(): Promise<void> {
+    const client = new Client({ connectionString: this.databaseUrl });
+    client.on('error', () => {
+      this.listener = null; // the poll keeps waiters moving; the next start() reconnects
+    });
+    client.on('notification', (message) => {
+      const [projection, position] = (message.payload ?? '').split(' ');
+      if (projection === this.projection && position) this.advance(position);
+    });
+    await client.connect();
+    await client.query(`LISTEN ${PROJECTION_CHANNEL}`);
+    this.listener = client;
+  }
+
+  async stop(): Promise<void> {
+    if (this.poller) clearInterval(this.poller);
+    this.poller = null;
+    for (const waiter of this.waiters) waiter.resolve(false);
+    this.waiters.clear();
+    await this.listener?.end().catch(() => undefined);
+    this.listener = null;
+  }
+
+  /** Resolves true once the projection has passed `position`, false if `timeoutMs` passes first. */
+  async waitFor(position: string, timeoutMs: number): Promise<boolean> {
+    if (this.latest && isAtOrPast(this.latest, position)) return true;
+    await this.poll();
+    if (this.latest && isAtOrPast(this.latest, position)) return true;
+    return new Promise((resolve) => {
+      const waiter = {
+        position,
+        resolve: (done: boolean) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          if (this.waiters.size === 0 && this.poller) {
+            clearInterval(this.poller);
+            this.poller = null;
+          }
+          resolve(done);
+        },
+      };
+      const timer = setTimeout(() => waiter.resolve(false), timeoutMs);
+      this.waiters.add(waiter);
+      this.poller ??= setInterval(() => void this.poll().catch(() => undefined), this.pollIntervalMs);
+    });
+  }
+
+  private async poll(): Promise<void> {
+    const { rows } = await this.pool.query<{ position: string }>('SELECT position FROM checkpoints WHERE name = $1', [this.projection]);
+    if (rows[0]) this.advance(rows[0].position);
+  }
+
+  private advance(position: string): void {
+    if (this.latest && isAtOrPast(this.latest, position)) return;
+    this.latest = position;
+    for (const waiter of [...this.waiters]) if (isAtOrPast(position, waiter.position)) waiter.resolve(true);
+  }
+}

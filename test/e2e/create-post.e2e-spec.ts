@@ -1,0 +1,83 @@
+import { TestStack } from '../support/test-stack';
+
+describe('POST /api/v1/posts (draft and scheduled)', () => {
+  let stack: TestStack;
+  let key: string;
+  let workspaceId: string;
+  const future = () => new Date(Date.now() + 3_600_000).toISOString();
+
+  beforeAll(async () => {
+    stack = await TestStack.start();
+    ({ key, workspaceId } = await stack.workspace());
+    await stack.connect(workspaceId, 'x', '@acme');
+    await stack.connect(workspaceId, 'facebook', '@acme');
+    await stack.connect(workspaceId, 'instagram', '@shop');
+    await stack.connect(workspaceId, 'x', '@news');
+    const old = await stack.connect(workspaceId, 'linkedin', '@old');
+    await stack.workspaces.disconnectAccount(old.id);
+  });
+  afterAll(() => stack.stop());
+
+  it('creates a draft, answers the spec shape, and the list already shows it', async () => {
+    const created = await stack.request('POST', '/api/v1/posts', { key, body: { content: 'Hello world', accounts: ['x:@acme', '@shop'] } });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      post: { id: expect.any(String), status: 'draft', scheduledAt: null, platforms: ['x', 'instagram'] },
+      accounts: [
+        { accountId: expect.any(String), platform: 'x', account: '@acme' },
+        { accountId: expect.any(String), platform: 'instagram', account: '@shop' },
+      ],
+      results: [],
+      note: expect.stringContaining('draft'),
+    });
+    const list = await stack.request('GET', '/api/v1/posts', { key });
+    expect(list.body.posts[0]).toEqual({
+      id: created.body.post.id,
+      content: 'Hello world',
+      platforms: ['x', 'instagram'],
+      status: 'draft',
+      scheduledAt: null,
+      publishedAt: null,
+      results: [],
+      errorMessage: null,
+      createdAt: expect.any(String),
+    });
+  });
+
+  it('creates a scheduled post', async () => {
+    const scheduledAt = future();
+    const created = await stack.request('POST', '/api/v1/posts', { key, body: { content: 'Later', platforms: ['instagram'], scheduledAt } });
+    expect(created.status).toBe(201);
+    expect(created.body.post).toMatchObject({ status: 'scheduled', scheduledAt, platforms: ['instagram'] });
+    const one = await stack.request('GET', `/api/v1/posts/${created.body.post.id}`, { key });
+    expect(one.body.post).toMatchObject({ status: 'scheduled', scheduledAt, accounts: [{ platform: 'instagram', account: '@shop' }] });
+  });
+
+  it.each([
+    ['neither accounts nor platforms', 'accounts_required', { content: 'x' }],
+    ['both accounts and platforms', 'accounts_and_platforms', { content: 'x', accounts: ['@shop'], platforms: ['instagram'] }],
+    ['an unknown account', 'unknown_account', { content: 'x', accounts: ['x:@ghost'] }],
+    ['a disconnected account', 'account_disconnected', { content: 'x', accounts: ['linkedin:@old'] }],
+    ['an ambiguous handle', 'ambiguous_account', { content: 'x', accounts: ['@acme'] }],
+    ['an ambiguous platform', 'ambiguous_platform', { content: 'x', platforms: ['x'] }],
+    ['neither content nor media', 'content_required', { accounts: ['@shop'] }],
+    ['content over 10,000 characters', 'content_too_long', { content: 'a'.repeat(10_001), accounts: ['@shop'] }],
+    ['scheduledAt with publishNow', 'scheduled_and_publish_now', { content: 'x', accounts: ['@shop'], scheduledAt: '2999-01-01T00:00:00Z', publishNow: true }],
+    ['scheduledAt in the past', 'scheduled_at_in_past', { content: 'x', accounts: ['@shop'], scheduledAt: '2001-01-01T00:00:00Z' }],
+    ['scheduledAt not a datetime', 'invalid_scheduled_at', { content: 'x', accounts: ['@shop'], scheduledAt: 'next week' }],
+    ['a relative media path', 'invalid_media_url', { content: 'x', accounts: ['@shop'], mediaUrls: ['/a.png'] }],
+    ['a field of the wrong type', 'invalid_body', { content: 42, accounts: ['@shop'] }],
+  ])('refuses %s with %s and appends nothing', async (_name, code, body) => {
+    const before = await stack.eventCount();
+    const response = await stack.request('POST', '/api/v1/posts', { key, body });
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe(code);
+    expect(typeof response.body.error.message).toBe('string');
+    expect(await stack.eventCount()).toBe(before);
+  });
+
+  it('lists the candidates of an ambiguous platform', async () => {
+    const response = await stack.request('POST', '/api/v1/posts', { key, body: { content: 'x', platforms: ['x'] } });
+    expect(response.body.error.candidates.map((c: { account: string }) => c.account).sort()).toEqual(['@acme', '@news']);
+  });
+});

@@ -1,0 +1,86 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppConfig } from '@app/config';
+import { Platform, Scope } from '@app/contracts';
+import { createTestDatabase, TEST_NATS_URL, TestDatabase, testNamespace } from '@app/testing';
+import { Account, TokenCipher, WorkspaceStore } from '@app/workspaces';
+import { createGatewayApp } from '../../apps/gateway/src/gateway.app';
+import { createPostsApp } from '../../apps/posts/src/posts.app';
+import { createProjectorApp } from '../../apps/projector/src/projector.app';
+
+export type AppName = 'gateway' | 'posts' | 'projector';
+
+/**
+ * The whole service for one test file: its own database on the real Postgres,
+ * its own namespace on the real NATS, every app running in this process, the
+ * gateway listening on a free port.
+ */
+export class TestStack {
+  readonly apps = new Map<AppName, NestFastifyApplication>();
+  baseUrl = '';
+
+  private constructor(
+    readonly db: TestDatabase,
+    readonly config: AppConfig,
+    readonly workspaces: WorkspaceStore,
+  ) {}
+
+  static async start(options: { apps?: AppName[]; overrides?: Partial<AppConfig> } = {}): Promise<TestStack> {
+    const db = await createTestDatabase();
+    const config = new AppConfig().with({ databaseUrl: db.url, natsUrl: TEST_NATS_URL, natsNamespace: testNamespace(), port: 0, host: '127.0.0.1', ...options.overrides });
+    const stack = new TestStack(db, config, new WorkspaceStore(db.pool, new TokenCipher(config.tokenEncryptionKey)));
+    for (const name of options.apps ?? ['projector', 'posts', 'gateway']) await stack.startApp(name);
+    return stack;
+  }
+
+  async startApp(name: AppName): Promise<NestFastifyApplication> {
+    const create = { gateway: createGatewayApp, posts: createPostsApp, projector: createProjectorApp }[name];
+    const app = await create(this.config, { logger: false });
+    if (name === 'gateway') {
+      await app.listen(0, '127.0.0.1');
+      this.baseUrl = await app.getUrl();
+    } else {
+      await app.init();
+    }
+    this.apps.set(name, app);
+    return app;
+  }
+
+  async stopApp(name: AppName): Promise<void> {
+    await this.apps.get(name)?.close();
+    this.apps.delete(name);
+  }
+
+  async stop(): Promise<void> {
+    for (const name of [...this.apps.keys()].reverse()) await this.stopApp(name);
+    await this.db.drop();
+  }
+
+  /** A workspace with a key of the given scopes. */
+  async workspace(scopes: Scope[] = ['read', 'write', 'publish', 'engage']): Promise<{ workspaceId: string; key: string }> {
+    const workspace = await this.workspaces.createWorkspace(`ws-${Math.random().toString(36).slice(2, 8)}`);
+    const { key } = await this.workspaces.createKey(workspace.id, scopes);
+    return { workspaceId: workspace.id, key };
+  }
+
+  connect(workspaceId: string, platform: Platform, handle: string): Promise<Account> {
+    return this.workspaces.connectAccount({ workspaceId, platform, handle, token: `token-${handle}` });
+  }
+
+  async request(method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key) headers.authorization = `Bearer ${options.key}`;
+    if (options.body !== undefined) headers['content-type'] ??= 'application/json';
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+  }
+
+  async eventCount(): Promise<number> {
+    const { rows } = await this.db.pool.query<{ count: string }>('SELECT count(*) FROM events');
+    return Number(rows[0].count);
+  }
+}
