@@ -3,6 +3,9 @@ import { AppConfig } from '@app/config';
 import { createHttpApp, HttpAppOptions } from '@app/runtime';
 import { GatewayModule } from './gateway.module';
 
-export function createGatewayApp(config: AppConfig, options?: HttpAppOptions): Promise<NestFastifyApplication> {
-  return createHttpApp(GatewayModule.forRoot(config), options);
+export async function createGatewayApp(config: AppConfig, options?: HttpAppOptions): Promise<NestFastifyApplication> {
+  const app = await createHttpApp(GatewayModule.forRoot(config), options);
+  // Bodies are JSON only: anything else is 415 unsupported_media_type, not a string to validate.
+  app.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
+  return app;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventStore, NewEvent, RecordedEvent, WrongExpectedRevisionError } from './event-store.port';
-import { comparePositions, GlobalPosition, START } from './position';
+import { comparePositions, GlobalPosition } from './position';
 
 export interface ContractHarness {
   store: EventStore;
@@ -128,4 +128,3 @@ export function describeEventStoreContract(name: string, setUp: () => Promise<Co
   });
 }
 
-export { START };

@@ -73,7 +73,6 @@ describe('PostgreSQL event store under concurrent writers', () => {
     );
     await slow.query('COMMIT');
     slow.release();
-    subscription.done.catch((e) => console.error("SUB ERR", e));
     await Promise.race([allSeen, new Promise((_, reject) => setTimeout(() => reject(new Error(`saw ${seen.length}`)), 20_000))]);
     // Let any duplicate delivery surface before judging.
     await new Promise((r) => setTimeout(r, 200));

