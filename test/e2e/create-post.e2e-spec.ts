@@ -81,3 +81,25 @@ describe('POST /api/v1/posts (draft and scheduled)', () => {
     expect(response.body.error.candidates.map((c: { account: string }) => c.account).sort()).toEqual(['@acme', '@news']);
   });
 });
+
+describe('POST /api/v1/posts: bodies that are not JSON objects', () => {
+  let stack: TestStack;
+  let key: string;
+  beforeAll(async () => {
+    stack = await TestStack.start({ apps: ['gateway'] });
+    ({ key } = await stack.workspace(['write']));
+  });
+  afterAll(() => stack.stop());
+
+  it('answers 400 invalid_body for malformed JSON', async () => {
+    const response = await stack.request('POST', '/api/v1/posts', { key, body: '{"content":' });
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('invalid_body');
+  });
+
+  it('answers 415 unsupported_media_type for a text body', async () => {
+    const response = await stack.request('POST', '/api/v1/posts', { key, body: 'hello', headers: { 'content-type': 'text/plain' } });
+    expect(response.status).toBe(415);
+    expect(response.body.error.code).toBe('unsupported_media_type');
+  });
+});

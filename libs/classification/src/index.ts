@@ -1,0 +1,2 @@
+export * from './comment-classification';
+export * from './classify-comment';

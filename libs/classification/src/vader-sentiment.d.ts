@@ -1,0 +1,6 @@
+/** vader-sentiment ships no types; this is the one call we use (see its README). */
+declare module 'vader-sentiment' {
+  export const SentimentIntensityAnalyzer: {
+    polarity_scores(text: string): { neg: number; neu: number; pos: number; compound: number };
+  };
+}
