@@ -1,13 +1,10 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@app/config';
 import { Platform } from '@app/contracts';
 import { createPool, migrate } from '@app/database';
 import { TokenCipher, WorkspaceStore } from '@app/workspaces';
-import { createGatewayApp } from '../apps/gateway/src/gateway.app';
-import { createPostsApp } from '../apps/posts/src/posts.app';
-import { createProjectorApp } from '../apps/projector/src/projector.app';
+import { InProcessStack } from './local/in-process-stack';
 import { localDatabase, localNats, LocalState, readLocalState, writeLocalState } from './local/local-environment';
 
 const DEMO_ACCOUNTS: Array<{ platform: Platform; handle: string }> = [
@@ -52,15 +49,7 @@ async function main(): Promise<void> {
   const demo = await ensureDemoWorkspace(new WorkspaceStore(pool, new TokenCipher(config.tokenEncryptionKey)), state);
   await pool.end();
 
-  const apps: NestFastifyApplication[] = [];
-  for (const create of [createProjectorApp, createPostsApp]) {
-    const app = await create(config);
-    await app.init();
-    apps.push(app);
-  }
-  const gateway = await createGatewayApp(config);
-  await gateway.listen(config.port, config.host);
-  apps.push(gateway);
+  const stack = await new InProcessStack(config).start();
   const url = `http://localhost:${config.port}`;
   process.stdout.write(
     [
@@ -81,7 +70,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log('stopping');
-    for (const app of apps.reverse()) await app.close();
+    await stack.stop();
     await nats.stop();
     await database.stop();
     process.exit(0);

@@ -1,13 +1,8 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@app/config';
 import { Platform, Scope } from '@app/contracts';
 import { createTestDatabase, TEST_NATS_URL, TestDatabase, testNamespace } from '@app/testing';
 import { Account, TokenCipher, WorkspaceStore } from '@app/workspaces';
-import { createGatewayApp } from '../../apps/gateway/src/gateway.app';
-import { createPostsApp } from '../../apps/posts/src/posts.app';
-import { createProjectorApp } from '../../apps/projector/src/projector.app';
-
-export type AppName = 'gateway' | 'posts' | 'projector';
+import { ALL_APPS, AppName, InProcessStack } from '../../tools/local/in-process-stack';
 
 /**
  * The whole service for one test file: its own database on the real Postgres,
@@ -15,43 +10,38 @@ export type AppName = 'gateway' | 'posts' | 'projector';
  * gateway listening on a free port.
  */
 export class TestStack {
-  readonly apps = new Map<AppName, NestFastifyApplication>();
-  baseUrl = '';
+  private readonly stack: InProcessStack;
 
   private constructor(
     readonly db: TestDatabase,
     readonly config: AppConfig,
     readonly workspaces: WorkspaceStore,
-  ) {}
+  ) {
+    this.stack = new InProcessStack(config, { logger: false });
+  }
+
+  get baseUrl(): string {
+    return this.stack.gatewayUrl;
+  }
 
   static async start(options: { apps?: AppName[]; overrides?: Partial<AppConfig> } = {}): Promise<TestStack> {
     const db = await createTestDatabase();
     const config = new AppConfig().with({ databaseUrl: db.url, natsUrl: TEST_NATS_URL, natsNamespace: testNamespace(), port: 0, host: '127.0.0.1', ...options.overrides });
     const stack = new TestStack(db, config, new WorkspaceStore(db.pool, new TokenCipher(config.tokenEncryptionKey)));
-    for (const name of options.apps ?? ['projector', 'posts', 'gateway']) await stack.startApp(name);
+    await stack.stack.start(options.apps ?? ALL_APPS);
     return stack;
   }
 
-  async startApp(name: AppName): Promise<NestFastifyApplication> {
-    const create = { gateway: createGatewayApp, posts: createPostsApp, projector: createProjectorApp }[name];
-    const app = await create(this.config, { logger: false });
-    if (name === 'gateway') {
-      await app.listen(0, '127.0.0.1');
-      this.baseUrl = await app.getUrl();
-    } else {
-      await app.init();
-    }
-    this.apps.set(name, app);
-    return app;
+  startApp(name: AppName) {
+    return this.stack.startApp(name);
   }
 
-  async stopApp(name: AppName): Promise<void> {
-    await this.apps.get(name)?.close();
-    this.apps.delete(name);
+  stopApp(name: AppName): Promise<void> {
+    return this.stack.stopApp(name);
   }
 
   async stop(): Promise<void> {
-    for (const name of [...this.apps.keys()].reverse()) await this.stopApp(name);
+    await this.stack.stop();
     await this.db.drop();
   }
 

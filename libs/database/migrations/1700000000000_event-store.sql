@@ -17,15 +17,6 @@ CREATE TABLE events (
 );
 CREATE INDEX events_feed_order ON events (transaction_id, global_position);
 
--- Wake feed followers (relay, projector) when a statement appended events.
-CREATE FUNCTION events_appended_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM pg_notify('events_appended', '');
-  RETURN NULL;
-END $$;
-CREATE TRIGGER events_appended AFTER INSERT ON events
-  FOR EACH STATEMENT EXECUTE FUNCTION events_appended_notify();
-
 -- Durable positions of the feed followers (relay, projections).
 CREATE TABLE checkpoints (
   name text PRIMARY KEY,
@@ -35,6 +26,4 @@ CREATE TABLE checkpoints (
 
 -- Down Migration
 DROP TABLE checkpoints;
-DROP TRIGGER events_appended ON events;
-DROP FUNCTION events_appended_notify();
 DROP TABLE events;

@@ -12,6 +12,7 @@ import {
 } from './event-store.port';
 import { GlobalPosition } from './position';
 import { followFeed } from './follow-feed';
+import { AppendNotifier, EVENTS_APPENDED_CHANNEL } from './append-notifier';
 
 interface EventRow {
   global_position: string;
@@ -51,10 +52,14 @@ const UNIQUE_VIOLATION = '23505';
  * read, so a reader never skips an event that commits late.
  */
 export class PostgresEventStore implements EventStore {
+  private readonly notifier: AppendNotifier;
+
   constructor(
     private readonly pool: Pool,
     private readonly options: { databaseUrl: string; pollIntervalMs?: number },
-  ) {}
+  ) {
+    this.notifier = new AppendNotifier(pool);
+  }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
@@ -70,6 +75,7 @@ export class PostgresEventStore implements EventStore {
           expectedValue,
         ]);
         if (rows.length === 0) throw new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
+        this.notifier.signal();
         const last = rows[rows.length - 1];
         return { revision: BigInt(last.stream_position), position: { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) } };
       } catch (error) {
@@ -140,7 +146,7 @@ async function listenForAppends(databaseUrl: string, wake: () => void): Promise<
   client.on('error', () => undefined); // a lost listener only costs latency: the follower also polls
   await client.connect();
   client.on('notification', wake);
-  await client.query('LISTEN events_appended');
+  await client.query(`LISTEN ${EVENTS_APPENDED_CHANNEL}`);
   return async () => {
     await client.end().catch(() => undefined);
   };

@@ -25,6 +25,6 @@ export class MessagingModule implements OnApplicationShutdown {
   constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
 
   async onApplicationShutdown(): Promise<void> {
-    if (!this.nc.isClosed()) await this.nc.drain();
+    if (!this.nc.isClosed() && !this.nc.isDraining()) await this.nc.drain();
   }
 }

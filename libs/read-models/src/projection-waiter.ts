@@ -38,6 +38,7 @@ export class ProjectionWaiter {
     await client.connect();
     await client.query(`LISTEN ${PROJECTION_CHANNEL}`);
     this.listener = client;
+    await this.poll();
   }
 
   async stop(): Promise<void> {
@@ -51,8 +52,6 @@ export class ProjectionWaiter {
 
   /** Resolves true once the projection has passed `position`, false if `timeoutMs` passes first. */
   async waitFor(position: string, timeoutMs: number): Promise<boolean> {
-    if (this.latest && isAtOrPast(this.latest, position)) return true;
-    await this.poll();
     if (this.latest && isAtOrPast(this.latest, position)) return true;
     return new Promise((resolve) => {
       const waiter = {

@@ -16,6 +16,5 @@ export async function createHttpApp(module: DynamicModule, options: HttpAppOptio
     logger: options.logger ?? ['log', 'warn', 'error'],
     abortOnError: false,
   });
-  app.enableShutdownHooks();
   return app;
 }

@@ -8,6 +8,8 @@ export function runMain(name: string, create: (config: AppConfig) => Promise<Nes
   (async () => {
     const config = AppConfig.fromEnv();
     const app = await create(config);
+    // One app per process here: SIGTERM closes it, running every shutdown hook (drain, stop consumers).
+    app.enableShutdownHooks();
     await app.listen(config.port, config.host);
     logger.log(`${name} listening on ${await app.getUrl()}`);
   })().catch((error: unknown) => {

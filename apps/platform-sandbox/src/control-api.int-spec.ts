@@ -1,0 +1,59 @@
+import { startPlatformSandbox, RunningPlatformSandbox } from './sandbox';
+
+/** The /_sandbox JSON API, as a process outside the sandbox (the demo, e2e tests) uses it. */
+let sandbox: RunningPlatformSandbox;
+
+beforeAll(async () => {
+  sandbox = await startPlatformSandbox();
+});
+afterAll(() => sandbox.close());
+
+interface ControlAnswer {
+  status: number;
+  body: { items?: unknown[]; count?: number } | null;
+}
+const json = async (path: string, init: RequestInit = {}): Promise<ControlAnswer> => {
+  const headers: Record<string, string> = init.body === undefined ? {} : { 'content-type': 'application/json' };
+  const response = await fetch(`${sandbox.url}${path}`, { ...init, headers });
+  return { status: response.status, body: response.status === 204 ? null : ((await response.json()) as ControlAnswer['body']) };
+};
+const tweet = (token: string, text: string) =>
+  fetch(`${sandbox.url}/x/2/tweets`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
+
+it('injects a fault, counts requests, lists what was published, adds a comment and resets', async () => {
+  const created = await json('/_sandbox/faults', {
+    method: 'POST',
+    body: JSON.stringify({ platform: 'x', account: 'tok', fault: { type: 'error', status: 503, message: 'over capacity' } }),
+  });
+  expect(created.status).toBe(201);
+
+  const refused = await tweet('tok', 'first');
+  expect(refused.status).toBe(503);
+  expect(await refused.json()).toMatchObject({ status: 503, detail: 'over capacity', title: 'Service Unavailable' });
+
+  const accepted = await tweet('tok', 'second');
+  expect(accepted.status).toBe(201);
+  const { data } = (await accepted.json()) as { data: { id: string } };
+
+  expect((await json('/_sandbox/requests?platform=x&account=tok&operation=publish')).body).toEqual({ count: 2 });
+  expect((await json('/_sandbox/published?platform=x')).body?.items).toMatchObject([{ id: data.id, text: 'second', kind: 'post' }]);
+
+  const comment = await json('/_sandbox/comments', { method: 'POST', body: JSON.stringify({ platform: 'x', parentId: data.id, text: 'nice', author: 'fan' }) });
+  expect(comment.status).toBe(201);
+  const search = await fetch(`${sandbox.url}/x/2/tweets/search/recent?query=conversation_id:${data.id}`, { headers: { authorization: 'Bearer tok' } });
+  expect(((await search.json()) as { data: Array<{ text: string }> }).data.map((post) => post.text)).toEqual(['nice']);
+
+  expect((await json('/_sandbox/reset', { method: 'POST' })).status).toBe(204);
+  expect((await json('/_sandbox/published')).body?.items).toEqual([]);
+});
+
+it('answers a request without a token in the platform error shape', async () => {
+  const response = await fetch(`${sandbox.url}/mastodon/api/v1/statuses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"status":"hi"}' });
+  expect(response.status).toBe(401);
+  expect(await response.json()).toEqual({ error: 'missing access token' });
+});
+
+it('refuses a comment on a platform without a comments API, and on an unknown item', async () => {
+  expect((await json('/_sandbox/comments', { method: 'POST', body: JSON.stringify({ platform: 'tiktok', parentId: '1', text: 'x' }) })).status).toBe(400);
+  expect((await json('/_sandbox/comments', { method: 'POST', body: JSON.stringify({ platform: 'x', parentId: '404', text: 'x' }) })).status).toBe(404);
+});

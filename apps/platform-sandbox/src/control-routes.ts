@@ -1,0 +1,75 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { isPlatform, Platform } from '@app/contracts';
+import type { FaultRequest } from './faults';
+import { SandboxControl, SandboxControlError } from './sandbox-control';
+
+/**
+ * The JSON control API under /_sandbox:
+ *   GET    /_sandbox/published?platform=&account=&kind=   items remembered
+ *   GET    /_sandbox/requests?platform=&account=&operation=   {count}
+ *   POST   /_sandbox/comments {platform, parentId, text, author?}   a comment from "someone else"
+ *   GET    /_sandbox/faults ; POST /_sandbox/faults {platform, account?, operation?, times?, fault}
+ *   DELETE /_sandbox/faults ; DELETE /_sandbox/faults/:id
+ *   POST   /_sandbox/reset
+ *   GET    /_sandbox/media/:name   bytes to stand in for media urls (video/mp4, image/jpeg by extension)
+ */
+export function registerControlRoutes(app: FastifyInstance, control: SandboxControl): void {
+  app.setErrorHandler((error, _request, reply) => {
+    const status = error instanceof SandboxControlError ? error.status : ((error as { statusCode?: number }).statusCode ?? 500);
+    reply.code(status).send({ error: { message: error instanceof Error ? error.message : String(error) } });
+  });
+
+  app.get('/_sandbox/published', async (request) => {
+    const query = request.query as Record<string, string>;
+    const kind = query.kind === 'post' || query.kind === 'comment' ? query.kind : undefined;
+    return { items: control.published({ platform: platformOf(query.platform), account: query.account, kind }) };
+  });
+
+  app.get('/_sandbox/requests', async (request) => {
+    const query = request.query as Record<string, string>;
+    return { count: control.requestCount({ platform: platformOf(query.platform), account: query.account, operation: query.operation }) };
+  });
+
+  app.post('/_sandbox/comments', async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const platform = platformOf(body.platform);
+    if (!platform || typeof body.parentId !== 'string' || typeof body.text !== 'string') {
+      throw new SandboxControlError(400, 'platform, parentId and text are required');
+    }
+    const item = control.addComment({ platform, parentId: body.parentId, text: body.text, author: typeof body.author === 'string' ? body.author : undefined });
+    return reply.code(201).send({ platformCommentId: item.id, item });
+  });
+
+  app.get('/_sandbox/faults', async () => ({ faults: control.faults().map((fault) => ({ ...fault, remaining: Number.isFinite(fault.remaining) ? fault.remaining : 'always' })) }));
+
+  app.post('/_sandbox/faults', async (request, reply) => {
+    const body = (request.body ?? {}) as FaultRequest;
+    if (!platformOf(body.platform) || !body.fault || typeof body.fault.type !== 'string') throw new SandboxControlError(400, 'platform and fault {type, ...} are required');
+    return reply.code(201).send({ id: control.addFault(body).id });
+  });
+
+  app.delete('/_sandbox/faults', async (_request, reply: FastifyReply) => {
+    control.clearFaults();
+    return reply.code(204).send();
+  });
+
+  app.delete('/_sandbox/faults/:id', async (request, reply) => {
+    const removed = control.removeFault((request.params as { id: string }).id);
+    return reply.code(removed ? 204 : 404).send();
+  });
+
+  app.post('/_sandbox/reset', async (_request, reply) => {
+    control.reset();
+    return reply.code(204).send();
+  });
+
+  app.get('/_sandbox/media/:name', async (request, reply) => {
+    const name = (request.params as { name: string }).name;
+    const type = /\.(mp4|mov|m4v|webm)$/i.test(name) ? 'video/mp4' : 'image/jpeg';
+    return reply.type(type).send(Buffer.from(`sandbox media ${name}`.repeat(64)));
+  });
+}
+
+function platformOf(value: unknown): Platform | undefined {
+  return isPlatform(value) ? value : undefined;
+}

@@ -1,0 +1,87 @@
+import type { Platform } from '@app/contracts';
+import type { SandboxItem, SandboxStore } from './store';
+
+/** What a route handler sees of one request. */
+export interface RouteContext {
+  platform: Platform;
+  /** The access token (bearer header, or Graph's access_token parameter). */
+  account: string;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  body: unknown;
+  headers: Record<string, string | string[] | undefined>;
+  store: SandboxStore;
+  /** This platform's base url in the sandbox, e.g. http://127.0.0.1:4010/youtube (for Location headers). */
+  baseUrl: string;
+}
+
+export interface RouteAnswer {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface PlatformRoute {
+  method: 'GET' | 'POST' | 'PUT';
+  url: string;
+  /** The operation counted and matched by faults: 'publish' marks the irreversible call. */
+  operation: string | ((ctx: RouteContext) => string);
+  handle(ctx: RouteContext): RouteAnswer;
+}
+
+export interface NewComment {
+  account: string;
+  parent: SandboxItem;
+  text: string;
+  author: string;
+}
+
+/** One platform as the sandbox plays it: its routes and the shapes of its errors. */
+export interface PlatformDialect {
+  platform: Platform;
+  routes: PlatformRoute[];
+  /** The platform's error answer; `code` is the platform's own (numeric codes as strings). */
+  error(status: number, code: string | undefined, message: string): RouteAnswer;
+  /** The platform's throttling answer with its reset header. */
+  rateLimited(resetAfterSeconds: number): RouteAnswer;
+  /** Stores a comment the way the platform would (ids in its format); absent where the API has no comments. */
+  createComment?(store: SandboxStore, comment: NewComment): SandboxItem;
+}
+
+/** A refusal a handler raises; the pipeline answers it in the platform's error shape. */
+export class PlatformRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A handler's required string field, or a 400 refusal in the platform's shape. */
+export function required(value: unknown, name: string, code?: string): string {
+  if (typeof value === 'string' && value !== '') return value;
+  throw new PlatformRefusal(400, code, `${name} is required`);
+}
+
+export function field(body: unknown, name: string): unknown {
+  return body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+}
+
+/** The comment being answered, or a 404-like refusal. */
+export function existing(store: SandboxStore, platform: Platform, id: string, code?: string): SandboxItem {
+  const item = store.find(platform, id);
+  if (!item) throw new PlatformRefusal(400, code, `object ${id} does not exist`);
+  return item;
+}
+
+/** The post at the root of an item's thread. */
+export function rootPostId(item: SandboxItem): string {
+  return item.kind === 'post' ? item.id : (item.postId ?? item.id);
+}
+
+/** Seconds since the epoch when a reset happens. */
+export function resetEpochSeconds(resetAfterSeconds: number): number {
+  return Math.ceil(Date.now() / 1000 + resetAfterSeconds);
+}

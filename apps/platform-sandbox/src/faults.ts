@@ -1,0 +1,59 @@
+import type { Platform } from '@app/contracts';
+
+/**
+ * Faults a test injects per platform and account (the access token the connector sends).
+ * - error: answer with the platform's own error body (status, and its code when given);
+ * - rate_limit: 429 (or the platform's throttling answer) with its reset header;
+ * - latency: wait before handling (then handle normally);
+ * - drop: handle the request — the post IS made — then close the connection without an
+ *   answer: the "outcome unknown" case.
+ */
+export type FaultSpec =
+  | { type: 'error'; status: number; code?: string; message?: string }
+  | { type: 'rate_limit'; resetAfterSeconds?: number }
+  | { type: 'latency'; ms: number }
+  | { type: 'drop' };
+
+export interface FaultRequest {
+  platform: Platform;
+  /** The access token the fault applies to; every account of the platform when absent. */
+  account?: string;
+  /**
+   * The sandbox operation it hits: 'publish' (the irreversible call, default), 'comment',
+   * 'container', 'upload_session', 'lookup', 'list_comments', or '*' for any.
+   */
+  operation?: string;
+  /** How many matching requests it affects; 'always' until cleared. Default 1 (latency: always). */
+  times?: number | 'always';
+  fault: FaultSpec;
+}
+
+export interface ActiveFault {
+  id: string;
+  platform: Platform;
+  account: string | null;
+  operation: string;
+  remaining: number;
+  fault: FaultSpec;
+}
+
+export function toActiveFault(id: string, request: FaultRequest): ActiveFault {
+  const times = request.times ?? (request.fault.type === 'latency' ? 'always' : 1);
+  return {
+    id,
+    platform: request.platform,
+    account: request.account ?? null,
+    operation: request.operation ?? 'publish',
+    remaining: times === 'always' ? Number.POSITIVE_INFINITY : times,
+    fault: request.fault,
+  };
+}
+
+export function faultMatches(fault: ActiveFault, platform: Platform, account: string, operation: string): boolean {
+  return (
+    fault.remaining > 0 &&
+    fault.platform === platform &&
+    (fault.account === null || fault.account === account) &&
+    (fault.operation === '*' || fault.operation === operation)
+  );
+}

@@ -1,0 +1,89 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PlatformDialect, PlatformRefusal, PlatformRoute, RouteAnswer, RouteContext } from './dialect';
+import type { SandboxStore } from './store';
+
+/**
+ * Registers one platform's routes under its prefix, each through the same pipeline:
+ * identify the account, count the request, apply injected faults (latency, error body,
+ * rate limit), run the handler, and for a `drop` fault close the connection after the
+ * handler has made the post, without answering.
+ */
+export function registerPlatform(app: FastifyInstance, dialect: PlatformDialect, store: SandboxStore): void {
+  const prefix = `/${dialect.platform}`;
+  for (const route of dialect.routes) {
+    app.route({
+      method: route.method,
+      url: `${prefix}${route.url}`,
+      handler: (request, reply) => handle(dialect, route, store, prefix, request, reply),
+    });
+  }
+}
+
+async function handle(
+  dialect: PlatformDialect,
+  route: PlatformRoute,
+  store: SandboxStore,
+  prefix: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const account = accessToken(request);
+  const ctx: RouteContext = {
+    platform: dialect.platform,
+    account: account ?? 'anonymous',
+    params: request.params as Record<string, string>,
+    query: request.query as Record<string, string>,
+    body: request.body,
+    headers: request.headers,
+    store,
+    baseUrl: `${request.protocol}://${request.host}${prefix}`,
+  };
+  const operation = safeOperation(route, ctx);
+  store.record({ platform: dialect.platform, operation, account: ctx.account, method: request.method, path: request.url });
+  if (!account) return send(reply, dialect.error(401, undefined, 'missing access token'));
+
+  const { latencyMs, fault } = store.takeFaults(dialect.platform, account, operation);
+  if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+  if (fault?.type === 'error') return send(reply, dialect.error(fault.status, fault.code, fault.message ?? `injected error ${fault.status}`));
+  if (fault?.type === 'rate_limit') return send(reply, dialect.rateLimited(fault.resetAfterSeconds ?? 1));
+
+  let answer: RouteAnswer;
+  try {
+    answer = route.handle(ctx);
+  } catch (error) {
+    if (error instanceof PlatformRefusal) return send(reply, dialect.error(error.status, error.code, error.message));
+    throw error;
+  }
+  if (fault?.type === 'drop') {
+    reply.hijack();
+    request.raw.socket.destroy();
+    return;
+  }
+  send(reply, answer);
+}
+
+/** An operation resolver reads the body; a malformed body still counts, under the route's url. */
+function safeOperation(route: PlatformRoute, ctx: RouteContext): string {
+  if (typeof route.operation === 'string') return route.operation;
+  try {
+    return route.operation(ctx);
+  } catch {
+    return route.url;
+  }
+}
+
+function accessToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice('Bearer '.length).trim() || null;
+  const fromQuery = (request.query as Record<string, unknown>)?.access_token;
+  const fromBody = (request.body as Record<string, unknown> | null)?.access_token;
+  const token = typeof fromQuery === 'string' ? fromQuery : fromBody;
+  return typeof token === 'string' && token !== '' ? token : null;
+}
+
+function send(reply: FastifyReply, answer: RouteAnswer): void {
+  reply.code(answer.status ?? 200);
+  if (answer.headers) reply.headers(answer.headers);
+  if (answer.body === undefined) reply.send();
+  else reply.send(answer.body);
+}

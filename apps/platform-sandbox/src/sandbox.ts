@@ -1,0 +1,59 @@
+import Fastify, { FastifyInstance } from 'fastify';
+import { registerControlRoutes } from './control-routes';
+import { DIALECTS } from './dialects';
+import { registerPlatform } from './platform-router';
+import { SandboxControl } from './sandbox-control';
+import { SandboxStore } from './store';
+
+export interface PlatformSandboxOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+}
+
+export interface RunningPlatformSandbox {
+  /** e.g. http://127.0.0.1:4010; each platform lives under /<platform> (see sandboxEndpoints in @app/platforms). */
+  url: string;
+  port: number;
+  /** The same operations as the /_sandbox HTTP API, for tests in the same process. */
+  control: SandboxControl;
+  close(): Promise<void>;
+}
+
+/**
+ * One local HTTP server that plays every platform's API under a per-platform prefix
+ * (/x, /facebook, ...), remembers what was published and how many requests arrived, and
+ * injects faults on demand. State is in memory: it stands in for external platforms.
+ */
+export async function startPlatformSandbox(options: PlatformSandboxOptions = {}): Promise<RunningPlatformSandbox> {
+  const store = new SandboxStore();
+  const control = new SandboxControl(store);
+  const app = buildApp(store, control);
+  await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+  const host = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    control,
+    close: async () => {
+      await app.close();
+    },
+  };
+}
+
+function buildApp(store: SandboxStore, control: SandboxControl): FastifyInstance {
+  // forceCloseConnections: close() must not wait for keep-alive sockets of the clients under test.
+  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 50 * 1024 * 1024 });
+  // Meta's APIs take form-encoded parameters; media uploads arrive as raw bytes.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  for (const mediaType of ['application/octet-stream', /^video\//, /^image\//]) {
+    app.addContentTypeParser(mediaType, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  }
+  registerControlRoutes(app, control);
+  for (const dialect of Object.values(DIALECTS)) registerPlatform(app, dialect, store);
+  return app;
+}

@@ -1,0 +1,74 @@
+import { startPlatformSandbox, RunningPlatformSandbox } from '../../../apps/platform-sandbox/src/sandbox';
+import type { ConnectorAccount } from './connector';
+import { sandboxEndpoints } from './endpoints';
+import { ConnectorRegistry } from './registry';
+
+/** Timeouts and reset headers, with a short request timeout and recorded (not slept) delays. */
+let sandbox: RunningPlatformSandbox;
+let connectors: ConnectorRegistry;
+const sleeps: number[] = [];
+
+const account = (platform: ConnectorAccount['platform'], token: string, platformUserId?: string): ConnectorAccount => ({
+  accountId: token,
+  platform,
+  handle: '@brand',
+  credentials: { accessToken: token, platformUserId },
+});
+
+beforeAll(async () => {
+  sandbox = await startPlatformSandbox();
+  connectors = new ConnectorRegistry({
+    endpoints: sandboxEndpoints(sandbox.url),
+    retry: { baseDelayMs: 1, maxDelayMs: 4, requestTimeoutMs: 150, sleep: async (ms) => void sleeps.push(ms) },
+  });
+});
+
+afterAll(() => sandbox.close());
+beforeEach(() => {
+  sleeps.length = 0;
+});
+
+it('a publish that times out is unknown and is sent exactly once', async () => {
+  sandbox.control.addFault({ platform: 'x', account: 'slow-x', fault: { type: 'latency', ms: 400 }, times: 1 });
+  const outcome = await connectors.get('x').publish(account('x', 'slow-x'), { content: 'hi', mediaUrls: [], idempotencyKey: 'k' });
+  expect(outcome).toMatchObject({ status: 'unknown', error: { code: 'outcome_unknown' } });
+  expect(sandbox.control.requestCount({ account: 'slow-x', operation: 'publish' })).toBe(1);
+});
+
+it('a safe call that times out (an Instagram container) is retried and the publish goes through', async () => {
+  sandbox.control.addFault({ platform: 'instagram', account: 'slow-ig', operation: 'container', fault: { type: 'latency', ms: 400 }, times: 1 });
+  const outcome = await connectors.get('instagram').publish(account('instagram', 'slow-ig', '1784'), {
+    content: 'caption',
+    mediaUrls: ['https://cdn.example.com/a.jpg'],
+    idempotencyKey: 'k',
+  });
+  expect(outcome.status).toBe('published');
+  expect(sandbox.control.requestCount({ account: 'slow-ig', operation: 'container' })).toBe(2);
+  expect(sandbox.control.requestCount({ account: 'slow-ig', operation: 'publish' })).toBe(1);
+});
+
+it("waits until X's x-rate-limit-reset before retrying", async () => {
+  sandbox.control.addFault({ platform: 'x', account: 'limited-x', fault: { type: 'rate_limit', resetAfterSeconds: 3 } });
+  const outcome = await connectors.get('x').publish(account('x', 'limited-x'), { content: 'hi', mediaUrls: [], idempotencyKey: 'k' });
+  expect(outcome.status).toBe('published');
+  expect(sleeps).toHaveLength(1);
+  expect(sleeps[0]).toBeGreaterThanOrEqual(2_000);
+  expect(sleeps[0]).toBeLessThanOrEqual(4_000);
+});
+
+it('does not wait for a reset further away than the policy allows: a retryable rate_limited failure', async () => {
+  sandbox.control.addFault({ platform: 'x', account: 'capped-x', fault: { type: 'rate_limit', resetAfterSeconds: 900 } });
+  const outcome = await connectors.get('x').publish(account('x', 'capped-x'), { content: 'hi', mediaUrls: [], idempotencyKey: 'k' });
+  expect(outcome).toMatchObject({ status: 'failed', error: { code: 'rate_limited', retryable: true } });
+  expect(sleeps).toEqual([]);
+});
+
+it('LinkedIn sends its version headers (the sandbox refuses calls without them) and keeps reserved characters', async () => {
+  const outcome = await connectors.get('linkedin').publish(account('linkedin', 'li', 'urn:li:person:abc'), {
+    content: 'Launch (beta) #news @team_x',
+    mediaUrls: [],
+    idempotencyKey: 'k',
+  });
+  expect(outcome.status).toBe('published');
+  expect(sandbox.control.published({ platform: 'linkedin', account: 'li' })[0].text).toBe('Launch (beta) #news @team_x');
+});

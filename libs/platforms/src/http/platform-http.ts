@@ -1,0 +1,162 @@
+import type { PlatformError } from '../connector';
+import { backoffDelayMs, rateLimitDelayMs, RetryPolicy } from './retry-policy';
+
+/**
+ * The one home of HTTP, retries and error mapping for every connector.
+ *
+ * Retry rules:
+ * - an error answer the platform marks transient (5xx, 429, or a transient code in its
+ *   error body, per the connector's ErrorMapper) is retried with backoff, honouring the
+ *   rate-limit reset header, up to the policy's attempts; an answer is a refusal, so this
+ *   holds for the irreversible call too;
+ * - a connection that failed before the request left (refused, DNS) is retried: nothing
+ *   can have reached the platform;
+ * - a timeout or dropped connection after the request may have left is retried for safe
+ *   calls (reads, container creation, upload sessions) but NOT for the irreversible call:
+ *   there it raises PlatformOutcomeUnknown, unless the platform deduplicates the call
+ *   (`idempotent`, e.g. Mastodon's Idempotency-Key), in which case a resend returns the
+ *   first result instead of a second post and is safe.
+ */
+export interface PlatformRequest {
+  method: 'GET' | 'POST' | 'PUT';
+  url: string;
+  headers?: Record<string, string>;
+  /** Sent as application/json. */
+  json?: unknown;
+  /** Sent as application/x-www-form-urlencoded (Meta's documented parameter form). */
+  form?: Record<string, string>;
+  /** Sent as is (media bytes). */
+  raw?: { body: Uint8Array; contentType: string };
+  /** This call creates the public item: a lost answer makes the outcome unknown. */
+  irreversible?: boolean;
+  /** The platform deduplicates this call, so resending after a lost answer is safe. */
+  idempotent?: boolean;
+  /** 'bytes' keeps a 2xx body as raw bytes (media downloads); default parses JSON or text. */
+  expect?: 'json' | 'bytes';
+}
+
+export interface PlatformResponse {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the body is JSON, else the text, else null; a Uint8Array for `expect: 'bytes'`. */
+  body: unknown;
+}
+
+/** Turns a platform's non-2xx answer into {code, message, retryable}. One per platform (its error dialect). */
+export type ErrorMapper = (response: PlatformResponse) => PlatformError;
+
+/** A definite failure: nothing was created by the failing call. */
+export class PlatformCallFailed extends Error {
+  constructor(readonly error: PlatformError) {
+    super(`${error.code}: ${error.message}`);
+    this.name = 'PlatformCallFailed';
+  }
+}
+
+/** The irreversible call may or may not have taken effect. */
+export class PlatformOutcomeUnknown extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PlatformOutcomeUnknown';
+  }
+}
+
+/** Retryable by HTTP status alone; a mapper starts from this and refines with the body. */
+export function isTransientStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** A readable fallback code from the HTTP status, for bodies that carry none. */
+export function codeForStatus(status: number): string {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'platform_unavailable';
+  return 'platform_rejected';
+}
+
+export class PlatformHttp {
+  constructor(
+    private readonly mapError: ErrorMapper,
+    readonly policy: RetryPolicy,
+  ) {}
+
+  /** Sends with the retry rules above; resolves with a 2xx answer or throws PlatformCallFailed / PlatformOutcomeUnknown. */
+  async send(request: PlatformRequest): Promise<PlatformResponse> {
+    let lastError: PlatformError = { code: 'platform_unavailable', message: 'no attempt made', retryable: true };
+    for (let attempt = 1; attempt <= this.policy.maxAttempts; attempt++) {
+      const isLast = attempt === this.policy.maxAttempts;
+      let response: PlatformResponse;
+      try {
+        response = await this.attempt(request);
+      } catch (cause) {
+        const reached = mayHaveReachedPlatform(cause);
+        const message = describeNetworkError(cause);
+        if (reached && request.irreversible && (!request.idempotent || isLast)) {
+          throw new PlatformOutcomeUnknown(`no answer from the platform after the request was sent (${message})`);
+        }
+        lastError = { code: reached ? 'timeout' : 'network_error', message, retryable: true };
+        if (isLast) break;
+        await this.policy.sleep(backoffDelayMs(this.policy, attempt));
+        continue;
+      }
+      if (response.status >= 200 && response.status < 300) return response;
+      lastError = this.mapError(response);
+      if (!lastError.retryable || isLast) break;
+      const delay = rateLimitDelayMs(response.headers, this.policy.now()) ?? backoffDelayMs(this.policy, attempt);
+      if (delay > this.policy.maxRateLimitWaitMs) break;
+      await this.policy.sleep(delay);
+    }
+    throw new PlatformCallFailed(lastError);
+  }
+
+  private async attempt(request: PlatformRequest): Promise<PlatformResponse> {
+    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+    let body: string | Uint8Array | undefined;
+    if (request.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(request.json);
+    } else if (request.form !== undefined) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(request.form).toString();
+    } else if (request.raw !== undefined) {
+      headers['content-type'] = request.raw.contentType;
+      body = request.raw.body;
+    }
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers,
+      body,
+      signal: AbortSignal.timeout(this.policy.requestTimeoutMs),
+    });
+    const ok = response.status >= 200 && response.status < 300;
+    const parsed = ok && request.expect === 'bytes' ? new Uint8Array(await response.arrayBuffer()) : parseBody(await response.text());
+    return { status: response.status, headers: response.headers, body: parsed };
+  }
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Error codes (undici / Node) that mean the connection never carried our request. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** False only when we know the request never left; a timeout or reset may have followed a delivered request. */
+export function mayHaveReachedPlatform(error: unknown): boolean {
+  const code = (error as { cause?: { code?: string } })?.cause?.code;
+  return !(code !== undefined && NOT_SENT_CODES.has(code));
+}
+
+function describeNetworkError(error: unknown): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return 'request timed out';
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  if (cause?.code) return `${cause.code}: ${cause.message ?? 'connection failed'}`;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,36 @@
+import type { PlatformError, PublishOutcome } from './connector';
+import { PlatformCallFailed, PlatformOutcomeUnknown } from './http/platform-http';
+
+export function published(platformPostId: string, url: string): PublishOutcome {
+  return { status: 'published', platformPostId, url };
+}
+
+export function failed(error: PlatformError): PublishOutcome {
+  return { status: 'failed', error };
+}
+
+/**
+ * Runs one publish/comment flow and turns the HTTP layer's exceptions into an outcome,
+ * so callers get data, never a throw, for anything the platform did.
+ */
+export async function toOutcome(flow: () => Promise<PublishOutcome>): Promise<PublishOutcome> {
+  try {
+    return await flow();
+  } catch (error) {
+    if (error instanceof PlatformCallFailed) return failed(error.error);
+    if (error instanceof PlatformOutcomeUnknown) {
+      return { status: 'unknown', error: { code: 'outcome_unknown', message: error.message, retryable: false } };
+    }
+    throw error;
+  }
+}
+
+/** A read answered 2xx but without what its API promises: report it, never guess. */
+export function malformedAnswer(what: string): PlatformCallFailed {
+  return new PlatformCallFailed({ code: 'unexpected_response', message: `the platform's answer had no ${what}`, retryable: false });
+}
+
+/** The irreversible call answered 2xx without the new item's id: it probably exists, so the outcome is unknown. */
+export function unreadablePublishAnswer(what: string): PlatformOutcomeUnknown {
+  return new PlatformOutcomeUnknown(`the platform accepted the request but its answer had no ${what}`);
+}

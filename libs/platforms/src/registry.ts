@@ -1,0 +1,57 @@
+import { Platform } from '@app/contracts';
+import type { PlatformConnector } from './connector';
+import { BlueskyConnector } from './connectors/bluesky.connector';
+import type { ConnectorContext } from './connectors/connector-context';
+import { FacebookConnector } from './connectors/facebook.connector';
+import { InstagramConnector } from './connectors/instagram.connector';
+import { LinkedInConnector } from './connectors/linkedin.connector';
+import { MastodonConnector } from './connectors/mastodon.connector';
+import { PinterestConnector } from './connectors/pinterest.connector';
+import { ThreadsConnector } from './connectors/threads.connector';
+import { TikTokConnector } from './connectors/tiktok.connector';
+import { XConnector } from './connectors/x.connector';
+import { YouTubeConnector } from './connectors/youtube.connector';
+import { DEFAULT_PLATFORM_ENDPOINTS, PlatformEndpoints } from './endpoints';
+import { DEFAULT_RETRY_POLICY, RetryPolicy } from './http/retry-policy';
+
+const CONNECTOR_CLASSES: Record<Platform, new (ctx: ConnectorContext) => PlatformConnector> = {
+  x: XConnector,
+  facebook: FacebookConnector,
+  instagram: InstagramConnector,
+  linkedin: LinkedInConnector,
+  threads: ThreadsConnector,
+  bluesky: BlueskyConnector,
+  mastodon: MastodonConnector,
+  tiktok: TikTokConnector,
+  youtube: YouTubeConnector,
+  pinterest: PinterestConnector,
+};
+
+export interface ConnectorRegistryOptions {
+  /** Base URL per platform; defaults to the real hosts. */
+  endpoints?: Partial<PlatformEndpoints>;
+  /** Overrides of the retry policy (tests pass tiny delays). */
+  retry?: Partial<RetryPolicy>;
+}
+
+/** Every platform's connector, built once from the endpoints and the retry policy. */
+export class ConnectorRegistry {
+  private readonly connectors: Map<Platform, PlatformConnector>;
+
+  constructor(options: ConnectorRegistryOptions = {}) {
+    const endpoints = { ...DEFAULT_PLATFORM_ENDPOINTS, ...options.endpoints };
+    const retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.connectors = new Map(
+      (Object.keys(CONNECTOR_CLASSES) as Platform[]).map((platform) => [
+        platform,
+        new CONNECTOR_CLASSES[platform]({ baseUrl: endpoints[platform].replace(/\/+$/, ''), retry }),
+      ]),
+    );
+  }
+
+  get(platform: Platform): PlatformConnector {
+    const connector = this.connectors.get(platform);
+    if (!connector) throw new Error(`no connector for platform ${platform}`);
+    return connector;
+  }
+}
