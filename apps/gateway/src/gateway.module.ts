@@ -11,6 +11,7 @@ import { AccountsController } from './accounts/accounts.controller';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { KeyAuthenticator } from './auth/key-authenticator';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { PostAnswers } from './posts/post-answers';
 import { PostsController } from './posts/posts.controller';
 
 /** The HTTP API: keys and scopes, validation, commands out over NATS, lists from the read models. */
@@ -25,6 +26,7 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
       controllers: [PostsController, AccountsController],
       providers: [
         KeyAuthenticator,
+        PostAnswers,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: PostViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new PostViewsReader(pool) },

@@ -1,8 +1,18 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { NatsConnection, Subscription } from 'nats';
-import { CreatePostCommand, Subjects } from '@app/contracts';
+import {
+  CreatePostCommand,
+  GetPublicationCommand,
+  PublishPostCommand,
+  RecordAccountOutcomeCommand,
+  RecordFirstCommentCommand,
+  StartAccountPublishCommand,
+  Subjects,
+} from '@app/contracts';
 import { NATS_CONNECTION, serveCommands } from '@app/messaging';
 import { CreatePostHandler } from './create-post/create-post.handler';
+import { PublicationHandler } from './publish-post/publication.handler';
+import { PublishPostHandler } from './publish-post/publish-post.handler';
 
 /** Answers the posts commands on NATS, in the `posts` queue group shared by every replica. */
 @Injectable()
@@ -14,6 +24,8 @@ export class PostsCommandsServer implements OnApplicationBootstrap, OnApplicatio
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     private readonly subjects: Subjects,
     private readonly createPost: CreatePostHandler,
+    private readonly publishPost: PublishPostHandler,
+    private readonly publication: PublicationHandler,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -21,7 +33,15 @@ export class PostsCommandsServer implements OnApplicationBootstrap, OnApplicatio
       this.nc,
       this.subjects,
       'posts',
-      { 'posts.create': (payload, { requestId }) => this.createPost.handle(payload as CreatePostCommand, requestId) },
+      {
+        'posts.create': (payload, { requestId }) => this.createPost.handle(payload as CreatePostCommand, requestId),
+        'posts.publish': (payload, { requestId }) => this.publishPost.publish(payload as PublishPostCommand, requestId),
+        'posts.retry': (payload, { requestId }) => this.publishPost.retry(payload as PublishPostCommand, requestId),
+        'posts.start-account-publish': (payload, { requestId }) => this.publication.start(payload as StartAccountPublishCommand, requestId),
+        'posts.record-account-outcome': (payload, { requestId }) => this.publication.recordOutcome(payload as RecordAccountOutcomeCommand, requestId),
+        'posts.record-first-comment': (payload, { requestId }) => this.publication.recordFirstComment(payload as RecordFirstCommentCommand, requestId),
+        'posts.get-publication': (payload) => this.publication.get(payload as GetPublicationCommand),
+      },
       (error, name) => this.logger.error(`${name} failed: ${error instanceof Error ? error.stack : String(error)}`),
     );
     // The subscription is registered with the server before we report ready.

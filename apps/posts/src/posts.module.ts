@@ -6,6 +6,9 @@ import { HealthModule } from '@app/health';
 import { MessagingModule } from '@app/messaging';
 import { WorkspacesModule } from '@app/workspaces';
 import { CreatePostHandler } from './create-post/create-post.handler';
+import { PostCommandRunner } from './domain/post-command-runner';
+import { PublicationHandler } from './publish-post/publication.handler';
+import { PublishPostHandler } from './publish-post/publish-post.handler';
 import { PostsCommandsServer } from './posts-commands.server';
 
 /** The command side of posts: decides on post commands and appends their events. */
@@ -15,7 +18,7 @@ export class PostsModule {
     return {
       module: PostsModule,
       imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, WorkspacesModule, HealthModule],
-      providers: [CreatePostHandler, PostsCommandsServer],
+      providers: [PostCommandRunner, CreatePostHandler, PublishPostHandler, PublicationHandler, PostsCommandsServer],
     };
   }
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_PLATFORM_ENDPOINTS, PlatformEndpoints, platformEndpointsFromEnv, RetryPolicy } from '@app/platforms';
 
 export type EventStoreKind = 'postgres' | 'eventstoredb';
 
@@ -24,6 +25,18 @@ export class AppConfig {
   commandTimeoutMs = 10_000;
   /** How long the gateway waits for the read model to show a write before answering anyway. */
   projectionWaitMs = 5_000;
+  /** How long a publish request waits for every account's outcome before answering 202 (publishing). */
+  publishWaitMs = 8_000;
+  /** Base URL per platform (PLATFORM_SANDBOX_URL, PLATFORM_BASE_URL_<PLATFORM>); the real hosts by default. */
+  platformEndpoints: PlatformEndpoints = { ...DEFAULT_PLATFORM_ENDPOINTS };
+  /** Overrides of the connectors' retry policy (tests shorten the delays). */
+  platformRetry: Partial<RetryPolicy> = {};
+  /** X posts and replies a workspace may make per calendar month (UTC): set it to your X API plan. */
+  xPoolMonthlyPosts = 1_500;
+  /** JetStream ack wait of the publisher's consumer; the publisher reports progress while it works. */
+  publisherAckWaitMs = 30_000;
+  /** Deliveries of one PublishRequested before the publisher closes its remaining accounts as failed. */
+  publisherMaxDeliver = 5;
 
   static fromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const config = new AppConfig();
@@ -57,6 +70,11 @@ export class AppConfig {
     }
     config.commandTimeoutMs = int('COMMAND_TIMEOUT_MS', config.commandTimeoutMs);
     config.projectionWaitMs = int('PROJECTION_WAIT_MS', config.projectionWaitMs);
+    config.publishWaitMs = int('PUBLISH_WAIT_MS', config.publishWaitMs);
+    config.platformEndpoints = platformEndpointsFromEnv(env);
+    config.xPoolMonthlyPosts = int('X_POOL_MONTHLY_POSTS', config.xPoolMonthlyPosts);
+    config.publisherAckWaitMs = int('PUBLISHER_ACK_WAIT_MS', config.publisherAckWaitMs);
+    config.publisherMaxDeliver = int('PUBLISHER_MAX_DELIVER', config.publisherMaxDeliver);
     if (errors.length) throw new Error(`invalid configuration:\n  ${errors.join('\n  ')}`);
     return config;
   }

@@ -29,8 +29,9 @@ export const ERROR_CODES = {
   unauthenticated: { status: 401, description: 'The Authorization header is missing, malformed, or names no active key.' },
   insufficient_scope: { status: 403, description: 'The key lacks a scope the operation needs (publishNow needs publish as well as write).' },
   not_found: { status: 404, description: 'No such resource in this key\'s workspace.' },
+  post_not_publishable: { status: 409, description: 'The post cannot be published in its current state (only a draft or a scheduled post can).' },
+  post_not_retryable: { status: 409, description: 'Only a partial or failed post has accounts to retry.' },
   idempotency_key_reused: { status: 422, description: 'The Idempotency-Key was already used with a different request body.' },
-  publish_not_supported: { status: 501, description: 'Publishing is not available in this version of the service yet.' },
   service_unavailable: { status: 503, description: 'A backing service did not answer in time; retry later. Nothing is known to have been created.' },
   internal_error: { status: 500, description: 'An unexpected failure.' },
 } as const;

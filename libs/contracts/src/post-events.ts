@@ -7,6 +7,12 @@ export interface TargetAccount {
   handle: string;
 }
 
+export interface PublishError {
+  code: string;
+  message: string;
+  retryable: boolean;
+}
+
 export interface PostCreatedData {
   postId: string;
   workspaceId: string;
@@ -20,8 +26,89 @@ export interface PostCreatedData {
   idempotency: { key: string; requestHash: string } | null;
 }
 
+/**
+ * Publication of the post to `accounts` was asked for: all of them (publish now, a
+ * draft published, a scheduled post firing) or the failed ones (a retry). The
+ * publisher consumes it; it carries all it needs.
+ */
+export interface PublishRequestedData {
+  postId: string;
+  workspaceId: string;
+  /** 1 for the first publication, +1 per retry. */
+  attempt: number;
+  accounts: TargetAccount[];
+  content: string;
+  mediaUrls: string[];
+  firstComments: string[];
+  requestedAt: string;
+}
+
+/** The recorded boundary before the one irreversible platform call for an account. */
+export interface AccountPublishStartedData {
+  postId: string;
+  accountId: string;
+  attempt: number;
+  startedAt: string;
+}
+
+export interface AccountPublishedData {
+  postId: string;
+  accountId: string;
+  platform: Platform;
+  attempt: number;
+  platformPostId: string;
+  url: string;
+  /** True when the outcome was found on the platform after an interrupted attempt. */
+  reconciled: boolean;
+  publishedAt: string;
+}
+
+export interface AccountPublishFailedData {
+  postId: string;
+  accountId: string;
+  platform: Platform;
+  attempt: number;
+  error: PublishError;
+  failedAt: string;
+}
+
+/** Every account of the attempt has an outcome; status is over all the post's accounts. */
+export interface PublishCompletedData {
+  postId: string;
+  attempt: number;
+  status: 'published' | 'partial' | 'failed';
+  /** When the post first went live on any account; null if it never did. */
+  publishedAt: string | null;
+  errorMessage: string | null;
+  completedAt: string;
+}
+
+export interface FirstCommentPostedData {
+  postId: string;
+  accountId: string;
+  index: number;
+  platformCommentId: string;
+  postedAt: string;
+}
+
+export interface FirstCommentFailedData {
+  postId: string;
+  accountId: string;
+  index: number;
+  error: PublishError;
+  failedAt: string;
+}
+
 /** Events of the Post aggregate (stream post-<id>). Version 1 of each. */
-export type PostEvent = { type: 'PostCreated'; data: PostCreatedData };
+export type PostEvent =
+  | { type: 'PostCreated'; data: PostCreatedData }
+  | { type: 'PublishRequested'; data: PublishRequestedData }
+  | { type: 'AccountPublishStarted'; data: AccountPublishStartedData }
+  | { type: 'AccountPublished'; data: AccountPublishedData }
+  | { type: 'AccountPublishFailed'; data: AccountPublishFailedData }
+  | { type: 'PublishCompleted'; data: PublishCompletedData }
+  | { type: 'FirstCommentPosted'; data: FirstCommentPostedData }
+  | { type: 'FirstCommentFailed'; data: FirstCommentFailedData };
 
 export type PostEventType = PostEvent['type'];
 

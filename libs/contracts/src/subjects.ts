@@ -33,7 +33,14 @@ export class Subjects {
   }
 }
 
-export type CommandName = 'posts.create';
+export type CommandName =
+  | 'posts.create'
+  | 'posts.publish'
+  | 'posts.retry'
+  | 'posts.start-account-publish'
+  | 'posts.record-account-outcome'
+  | 'posts.record-first-comment'
+  | 'posts.get-publication';
 
 export function categoryOf(streamId: string): string {
   const dash = streamId.indexOf('-');

@@ -16,6 +16,7 @@ function isAtOrPast(checkpoint: string, position: string): boolean {
 export class ProjectionWaiter {
   private listener: Client | null = null;
   private readonly waiters = new Set<{ position: string; resolve: (done: boolean) => void }>();
+  private readonly watchers = new Set<() => void>();
   private latest: string | null = null;
   private poller: NodeJS.Timeout | null = null;
 
@@ -44,8 +45,9 @@ export class ProjectionWaiter {
   async stop(): Promise<void> {
     if (this.poller) clearInterval(this.poller);
     this.poller = null;
-    for (const waiter of this.waiters) waiter.resolve(false);
+    for (const waiter of [...this.waiters]) waiter.resolve(false);
     this.waiters.clear();
+    this.watchers.clear();
     await this.listener?.end().catch(() => undefined);
     this.listener = null;
   }
@@ -72,6 +74,35 @@ export class ProjectionWaiter {
     });
   }
 
+  /**
+   * Resolves true once `check` holds, re-checking each time the projection
+   * advances; false if `timeoutMs` passes first.
+   */
+  async waitUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+    if (await check()) return true;
+    return new Promise((resolve) => {
+      let checking = false;
+      const finish = (done: boolean) => {
+        clearTimeout(timer);
+        clearInterval(fallback);
+        this.watchers.delete(watcher);
+        resolve(done);
+      };
+      const watcher = () => {
+        if (checking) return;
+        checking = true;
+        check()
+          .then((done) => done && finish(true))
+          .catch(() => undefined)
+          .finally(() => (checking = false));
+      };
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      // Notifications can be lost; a slow re-check keeps the wait honest.
+      const fallback = setInterval(watcher, this.pollIntervalMs * 5);
+      this.watchers.add(watcher);
+    });
+  }
+
   private async poll(): Promise<void> {
     const { rows } = await this.pool.query<{ position: string }>('SELECT position FROM checkpoints WHERE name = $1', [this.projection]);
     if (rows[0]) this.advance(rows[0].position);
@@ -81,5 +112,6 @@ export class ProjectionWaiter {
     if (this.latest && isAtOrPast(this.latest, position)) return;
     this.latest = position;
     for (const waiter of [...this.waiters]) if (isAtOrPast(position, waiter.position)) waiter.resolve(true);
+    for (const watcher of [...this.watchers]) watcher();
   }
 }

@@ -1,5 +1,5 @@
 import { DomainError, PostEvent } from '@app/contracts';
-import { CreatePost, decide, evolve, initialState, PostState } from './post.decider';
+import { CreatePost, decide, evolve, initialState, PostCommand, PostState } from './post.decider';
 
 const now = new Date('2030-01-01T12:00:00Z');
 const account = { accountId: 'a-1', platform: 'x' as const, handle: '@acme' };
@@ -25,7 +25,7 @@ function given(events: PostEvent[]): PostState {
   return events.reduce(evolve, initialState());
 }
 
-function thenError(command: CreatePost, state: PostState = initialState()): DomainError {
+function thenError(command: PostCommand, state: PostState = initialState()): DomainError {
   try {
     decide(command, state);
   } catch (error) {
@@ -49,7 +49,7 @@ describe('Post decider: CreatePost', () => {
 
   it('creates a scheduled post, normalising scheduledAt to UTC', () => {
     const events = decide(create({ scheduledAt: '2030-01-01T14:30:00+02:00' }), initialState());
-    expect(events[0].data.scheduledAt).toBe('2030-01-01T12:30:00.000Z');
+    expect(events[0]).toMatchObject({ type: 'PostCreated', data: { scheduledAt: '2030-01-01T12:30:00.000Z' } });
     expect(given(events)).toMatchObject({ status: 'scheduled' });
   });
 
@@ -97,9 +97,11 @@ describe('Post decider: CreatePost', () => {
     expect(events).toHaveLength(1);
   });
 
-  it('refuses publishNow until publishing exists, after every other rule', () => {
-    expect(thenError(create({ publishNow: true })).code).toBe('publish_not_supported');
-    expect(thenError(create({ publishNow: true, content: undefined })).code).toBe('content_required');
+  it('with publishNow, also asks for publication to every account (attempt 1)', () => {
+    const events = decide(create({ publishNow: true }), initialState());
+    expect(events.map((e) => e.type)).toEqual(['PostCreated', 'PublishRequested']);
+    expect(events[1].data).toMatchObject({ attempt: 1, accounts: [account], content: 'hello' });
+    expect(given(events)).toMatchObject({ status: 'publishing', attempt: 1 });
   });
 
   describe('with an Idempotency-Key', () => {
@@ -113,5 +115,90 @@ describe('Post decider: CreatePost', () => {
     it('refuses the same key with a different request', () => {
       expect(thenError(create({ idempotency: { key: 'k-1', requestHash: 'h-2' } }), given(created)).code).toBe('idempotency_key_reused');
     });
+  });
+});
+
+describe('Post decider: publication', () => {
+  const x = { accountId: 'a-x', platform: 'x' as const, handle: '@acme' };
+  const fb = { accountId: 'a-fb', platform: 'facebook' as const, handle: '@acme' };
+  const later = new Date('2030-01-01T12:00:05Z');
+  const created = decide(create({ accounts: [x, fb], firstComments: ['first!'] }), initialState());
+  const requested = decide({ type: 'PublishPost', now }, given(created));
+  const start = (accountId: string, attempt = 1) => ({ type: 'StartAccountPublish' as const, accountId, attempt, now });
+  const published = (accountId: string, attempt = 1) => ({
+    type: 'RecordAccountOutcome' as const,
+    accountId,
+    attempt,
+    outcome: { status: 'published' as const, platformPostId: `pp-${accountId}`, url: `https://example.com/${accountId}`, reconciled: false },
+    now: later,
+  });
+  const failed = (accountId: string, attempt = 1) => ({
+    type: 'RecordAccountOutcome' as const,
+    accountId,
+    attempt,
+    outcome: { status: 'failed' as const, error: { code: 'content_too_long', message: 'too long', retryable: false } },
+    now: later,
+  });
+  const run = (history: PostEvent[], command: PostCommand) => [...history, ...decide(command, given(history))];
+
+  it('publishes a draft: PublishRequested for every account', () => {
+    expect(requested).toEqual([{ type: 'PublishRequested', data: expect.objectContaining({ attempt: 1, accounts: [x, fb] }) }]);
+  });
+
+  it('refuses to publish a post that is not a draft or scheduled', () => {
+    expect(thenError({ type: 'PublishPost', now }, given([...created, ...requested])).code).toBe('post_not_publishable');
+  });
+
+  it('records the boundary once: a second start is a no-op (the handler reads it as in doubt)', () => {
+    const history = run([...created, ...requested], start('a-x'));
+    expect(history.at(-1)).toMatchObject({ type: 'AccountPublishStarted', data: { accountId: 'a-x', attempt: 1 } });
+    expect(decide(start('a-x'), given(history))).toEqual([]);
+  });
+
+  it('completes as published when every account succeeds, with publishedAt', () => {
+    let history = run([...created, ...requested], published('a-x'));
+    expect(history.at(-1)?.type).toBe('AccountPublished');
+    history = run(history, published('a-fb'));
+    expect(history.at(-1)).toEqual({
+      type: 'PublishCompleted',
+      data: expect.objectContaining({ status: 'published', publishedAt: later.toISOString(), errorMessage: null }),
+    });
+    expect(given(history)).toMatchObject({ status: 'published' });
+  });
+
+  it('completes as partial when one account fails, keeping the other result, and as failed when all fail', () => {
+    const partial = run(run([...created, ...requested], published('a-x')), failed('a-fb'));
+    expect(partial.at(-1)).toMatchObject({ type: 'PublishCompleted', data: { status: 'partial', errorMessage: expect.stringContaining('facebook:@acme content_too_long') } });
+    const allFailed = run(run([...created, ...requested], failed('a-x')), failed('a-fb'));
+    expect(allFailed.at(-1)).toMatchObject({ type: 'PublishCompleted', data: { status: 'failed', publishedAt: null } });
+  });
+
+  it('keeps the first outcome of an account: a repeat changes nothing', () => {
+    const history = run([...created, ...requested], published('a-x'));
+    expect(decide(published('a-x'), given(history))).toEqual([]);
+    expect(decide(failed('a-x'), given(history))).toEqual([]);
+  });
+
+  it('retries only the failed accounts, in a new attempt, and refuses to retry a published post', () => {
+    const partial = run(run([...created, ...requested], published('a-x')), failed('a-fb'));
+    const retried = decide({ type: 'RetryPublish', now }, given(partial));
+    expect(retried).toEqual([{ type: 'PublishRequested', data: expect.objectContaining({ attempt: 2, accounts: [fb] }) }]);
+    const done = run([...partial, ...retried], published('a-fb', 2));
+    expect(done.at(-1)).toMatchObject({ type: 'PublishCompleted', data: { attempt: 2, status: 'published' } });
+    expect(thenError({ type: 'RetryPublish', now }, given(done)).code).toBe('post_not_retryable');
+    expect(thenError(start('a-x', 2), given(done)).code).toBe('not_found');
+  });
+
+  it('records each first comment once, only under a live item', () => {
+    const history = run([...created, ...requested], published('a-x'));
+    const comment = { type: 'RecordFirstComment' as const, accountId: 'a-x', index: 0, outcome: { status: 'posted' as const, platformCommentId: 'c-1' }, now };
+    const after = run(history, comment);
+    expect(after.at(-1)).toMatchObject({ type: 'FirstCommentPosted', data: { index: 0, platformCommentId: 'c-1' } });
+    expect(decide(comment, given(after))).toEqual([]);
+    expect(thenError({ ...comment, accountId: 'a-fb' }, given(history)).code).toBe('not_found');
+  });
+
+  it('refuses commands on a post that does not exist', () => {
+    expect(thenError({ type: 'PublishPost', now }).code).toBe('not_found');
   });
 });

@@ -1,4 +1,6 @@
-import { DomainError, LIMITS, PostCreatedData, PostEvent, PostStatus, TargetAccount } from '@app/contracts';
+import { DomainError, LIMITS, PostCreatedData, PostEvent, PostStatus, PublishError, TargetAccount } from '@app/contracts';
+import { checkContent, checkFirstComments, checkMediaUrls, checkSchedule } from './post-content.rules';
+import { AccountProgress, failureSummary, firstPublishedAt, hasOutcome, overallStatus, pendingProgress } from './publication';
 
 /** The Post aggregate as its events leave it. */
 export type PostState =
@@ -9,7 +11,15 @@ export type PostState =
       data: PostCreatedData;
       /** Number of events applied: the optimistic-concurrency version. */
       version: number;
+      /** The latest publication attempt (0: never published). */
+      attempt: number;
+      /** Progress per account id, in the post's account order. */
+      accounts: Record<string, AccountProgress>;
+      publishedAt: string | null;
+      errorMessage: string | null;
     };
+
+export type ExistingPost = Extract<PostState, { exists: true }>;
 
 export const initialState = (): PostState => ({ exists: false });
 
@@ -28,26 +38,104 @@ export interface CreatePost {
   now: Date;
 }
 
-export type PostCommand = CreatePost;
+/** Publish a draft, or a scheduled post ahead of (or at) its time. */
+export interface PublishPost {
+  type: 'PublishPost';
+  now: Date;
+}
+
+/** Publish again to the accounts that failed; never touches one that succeeded. */
+export interface RetryPublish {
+  type: 'RetryPublish';
+  now: Date;
+}
+
+export interface StartAccountPublish {
+  type: 'StartAccountPublish';
+  accountId: string;
+  attempt: number;
+  now: Date;
+}
+
+export interface RecordAccountOutcome {
+  type: 'RecordAccountOutcome';
+  accountId: string;
+  attempt: number;
+  outcome: { status: 'published'; platformPostId: string; url: string; reconciled: boolean } | { status: 'failed'; error: PublishError };
+  now: Date;
+}
+
+export interface RecordFirstComment {
+  type: 'RecordFirstComment';
+  accountId: string;
+  index: number;
+  outcome: { status: 'posted'; platformCommentId: string } | { status: 'failed'; error: PublishError };
+  now: Date;
+}
+
+export type PostCommand = CreatePost | PublishPost | RetryPublish | StartAccountPublish | RecordAccountOutcome | RecordFirstComment;
 
 export function decide(command: PostCommand, state: PostState): PostEvent[] {
+  if (command.type === 'CreatePost') return decideCreate(command, state);
+  if (!state.exists) throw new DomainError('not_found', 'no such post in this workspace');
   switch (command.type) {
-    case 'CreatePost':
-      return decideCreate(command, state);
+    case 'PublishPost':
+      return decidePublish(command, state);
+    case 'RetryPublish':
+      return decideRetry(command, state);
+    case 'StartAccountPublish':
+      return decideStart(command, state);
+    case 'RecordAccountOutcome':
+      return decideOutcome(command, state);
+    case 'RecordFirstComment':
+      return decideFirstComment(command, state);
     default: {
-      const unknown: never = command.type;
-      throw new Error(`unknown command ${String(unknown)}`);
+      const unknown: never = command;
+      throw new Error(`unknown command ${JSON.stringify(unknown)}`);
     }
   }
 }
 
 export function evolve(state: PostState, event: PostEvent): PostState {
+  if (event.type === 'PostCreated') {
+    const accounts = Object.fromEntries(event.data.accounts.map((a) => [a.accountId, pendingProgress(a)]));
+    const status = event.data.scheduledAt ? 'scheduled' : 'draft';
+    return { exists: true, status, data: event.data, version: 1, attempt: 0, accounts, publishedAt: null, errorMessage: null };
+  }
+  if (!state.exists) throw new Error(`${event.type} before PostCreated`);
+  const next: ExistingPost = { ...state, version: state.version + 1 };
+  const update = (accountId: string, change: Partial<AccountProgress>) => {
+    next.accounts = { ...next.accounts, [accountId]: { ...next.accounts[accountId], ...change } };
+  };
   switch (event.type) {
-    case 'PostCreated':
-      return { exists: true, status: event.data.scheduledAt ? 'scheduled' : 'draft', data: event.data, version: 1 };
+    case 'PublishRequested':
+      next.status = 'publishing';
+      next.attempt = event.data.attempt;
+      for (const account of event.data.accounts) update(account.accountId, { ...pendingProgress(account, event.data.attempt), firstComments: {} });
+      return next;
+    case 'AccountPublishStarted':
+      update(event.data.accountId, { status: 'started' });
+      return next;
+    case 'AccountPublished':
+      update(event.data.accountId, { status: 'published', platformPostId: event.data.platformPostId, url: event.data.url, publishedAt: event.data.publishedAt, error: null });
+      return next;
+    case 'AccountPublishFailed':
+      update(event.data.accountId, { status: 'failed', error: event.data.error });
+      return next;
+    case 'PublishCompleted':
+      next.status = event.data.status;
+      next.publishedAt = event.data.publishedAt;
+      next.errorMessage = event.data.errorMessage;
+      return next;
+    case 'FirstCommentPosted':
+    case 'FirstCommentFailed': {
+      const progress = next.accounts[event.data.accountId];
+      update(event.data.accountId, { firstComments: { ...progress.firstComments, [event.data.index]: event.type === 'FirstCommentPosted' ? 'posted' : 'failed' } });
+      return next;
+    }
     default: {
-      const unknown: never = event.type;
-      throw new Error(`unknown event ${String(unknown)}`);
+      const unknown: never = event;
+      throw new Error(`unknown event ${JSON.stringify(unknown)}`);
     }
   }
 }
@@ -67,93 +155,107 @@ function decideCreate(command: CreatePost, state: PostState): PostEvent[] {
   if (command.accounts.length > LIMITS.accountsPerPost) {
     throw new DomainError('too_many_accounts', `a post targets at most ${LIMITS.accountsPerPost} accounts; ${command.accounts.length} were given`);
   }
-  if (command.publishNow) throw new DomainError('publish_not_supported', 'publishNow is not available yet; create a draft or schedule the post');
+  const created: PostCreatedData = {
+    postId: command.postId,
+    workspaceId: command.workspaceId,
+    content,
+    mediaUrls: command.mediaUrls,
+    firstComments: command.firstComments,
+    accounts: command.accounts,
+    scheduledAt,
+    createdAt: command.now.toISOString(),
+    idempotency: command.idempotency,
+  };
+  const events: PostEvent[] = [{ type: 'PostCreated', data: created }];
+  if (command.publishNow) events.push(publishRequested(created, 1, created.accounts, command.now));
+  return events;
+}
+
+function publishRequested(data: PostCreatedData, attempt: number, accounts: TargetAccount[], now: Date): PostEvent {
+  return {
+    type: 'PublishRequested',
+    data: {
+      postId: data.postId,
+      workspaceId: data.workspaceId,
+      attempt,
+      accounts,
+      content: data.content,
+      mediaUrls: data.mediaUrls,
+      firstComments: data.firstComments,
+      requestedAt: now.toISOString(),
+    },
+  };
+}
+
+function decidePublish(command: PublishPost, state: ExistingPost): PostEvent[] {
+  if (state.status !== 'draft' && state.status !== 'scheduled') {
+    throw new DomainError('post_not_publishable', `the post is ${state.status}; only a draft or a scheduled post can be published`);
+  }
+  return [publishRequested(state.data, state.attempt + 1, state.data.accounts, command.now)];
+}
+
+function decideRetry(command: RetryPublish, state: ExistingPost): PostEvent[] {
+  if (state.status !== 'partial' && state.status !== 'failed') {
+    throw new DomainError('post_not_retryable', `the post is ${state.status}; only a partial or failed post can be retried`);
+  }
+  const failed = state.data.accounts.filter((a) => state.accounts[a.accountId].status === 'failed');
+  return [publishRequested(state.data, state.attempt + 1, failed, command.now)];
+}
+
+function progressIn(state: ExistingPost, accountId: string, attempt: number): AccountProgress {
+  const progress = state.accounts[accountId];
+  if (!progress || progress.attempt !== attempt) {
+    throw new DomainError('not_found', `account ${accountId} is not part of publication attempt ${attempt}`);
+  }
+  return progress;
+}
+
+/** Only a pending account starts; a started one is in doubt and an ended one is done (see StartAccountPublishReply). */
+function decideStart(command: StartAccountPublish, state: ExistingPost): PostEvent[] {
+  const progress = progressIn(state, command.accountId, command.attempt);
+  if (progress.status !== 'pending') return [];
+  return [{ type: 'AccountPublishStarted', data: { postId: state.data.postId, accountId: command.accountId, attempt: command.attempt, startedAt: command.now.toISOString() } }];
+}
+
+/** The first outcome recorded for an account stands; a repeat (a redelivery) changes nothing. */
+function decideOutcome(command: RecordAccountOutcome, state: ExistingPost): PostEvent[] {
+  const progress = progressIn(state, command.accountId, command.attempt);
+  if (hasOutcome(progress)) return [];
+  const base = { postId: state.data.postId, accountId: command.accountId, platform: progress.account.platform, attempt: command.attempt };
+  const outcome: PostEvent =
+    command.outcome.status === 'published'
+      ? {
+          type: 'AccountPublished',
+          data: { ...base, platformPostId: command.outcome.platformPostId, url: command.outcome.url, reconciled: command.outcome.reconciled, publishedAt: command.now.toISOString() },
+        }
+      : { type: 'AccountPublishFailed', data: { ...base, error: command.outcome.error, failedAt: command.now.toISOString() } };
+  const after = evolve(state, outcome) as ExistingPost;
+  const attemptAccounts = Object.values(after.accounts).filter((a) => a.attempt === command.attempt);
+  if (!attemptAccounts.every(hasOutcome)) return [outcome];
+  const all = Object.values(after.accounts);
   return [
+    outcome,
     {
-      type: 'PostCreated',
+      type: 'PublishCompleted',
       data: {
-        postId: command.postId,
-        workspaceId: command.workspaceId,
-        content,
-        mediaUrls: command.mediaUrls,
-        firstComments: command.firstComments,
-        accounts: command.accounts,
-        scheduledAt,
-        createdAt: command.now.toISOString(),
-        idempotency: command.idempotency,
+        postId: state.data.postId,
+        attempt: command.attempt,
+        status: overallStatus(all),
+        publishedAt: firstPublishedAt(all),
+        errorMessage: failureSummary(all),
+        completedAt: command.now.toISOString(),
       },
     },
   ];
 }
 
-/** Length in characters as a person counts them (code points, so an emoji is one). */
-export function characterCount(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
-}
-
-function checkContent(content: string, mediaUrls: string[]): void {
-  if (content.trim() === '' && mediaUrls.length === 0) throw new DomainError('content_required', 'give content, mediaUrls, or both');
-  const length = characterCount(content);
-  if (length > LIMITS.contentMaxChars) {
-    throw new DomainError('content_too_long', `content is ${length} characters; the limit is ${LIMITS.contentMaxChars}`);
-  }
-}
-
-function checkMediaUrls(mediaUrls: string[]): void {
-  if (mediaUrls.length > LIMITS.mediaUrlsPerPost) {
-    throw new DomainError('too_many_media_urls', `at most ${LIMITS.mediaUrlsPerPost} mediaUrls; ${mediaUrls.length} were given`);
-  }
-  mediaUrls.forEach((raw, index) => {
-    if (!isAbsoluteHttpsUrl(raw)) {
-      throw new DomainError('invalid_media_url', `mediaUrls[${index}] must be an absolute https:// URL`, { details: { index, value: raw } });
-    }
-  });
-}
-
-function isAbsoluteHttpsUrl(raw: string): boolean {
-  if (!/^https:\/\//i.test(raw)) return false;
-  try {
-    return new URL(raw).hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
-function checkFirstComments(firstComments: string[]): void {
-  if (firstComments.length > LIMITS.firstCommentsPerPost) {
-    throw new DomainError('too_many_first_comments', `at most ${LIMITS.firstCommentsPerPost} firstComments; ${firstComments.length} were given`);
-  }
-  firstComments.forEach((comment, index) => {
-    const length = characterCount(comment);
-    if (comment.trim() === '' || length > LIMITS.firstCommentMaxChars) {
-      throw new DomainError('first_comment_invalid', `firstComments[${index}] must be 1 to ${LIMITS.firstCommentMaxChars} characters`, {
-        details: { index, length },
-      });
-    }
-  });
-}
-
-/** ISO 8601 date and time with seconds optional, fractions optional, and an explicit zone (Z or ±hh:mm). */
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
-
-function checkSchedule(scheduledAt: string | undefined, publishNow: boolean, now: Date): string | null {
-  if (scheduledAt === undefined) return null;
-  if (publishNow) throw new DomainError('scheduled_and_publish_now', 'scheduledAt and publishNow are mutually exclusive');
-  const when = ISO_DATETIME.test(scheduledAt) ? new Date(scheduledAt) : null;
-  if (!when || Number.isNaN(when.getTime()) || !sameCalendarFields(scheduledAt, when)) {
-    throw new DomainError('invalid_scheduled_at', 'scheduledAt must be an ISO 8601 datetime with a time zone, e.g. 2030-01-31T09:00:00Z');
-  }
-  if (when.getTime() <= now.getTime()) throw new DomainError('scheduled_at_in_past', 'scheduledAt must be in the future');
-  return when.toISOString();
-}
-
-/** Date() rolls 2030-02-31 over to March; a real calendar date keeps its day. */
-function sameCalendarFields(text: string, parsed: Date): boolean {
-  const [, month, day] = /^\d{4}-(\d{2})-(\d{2})/.exec(text)!;
-  const zone = /(Z|[+-]\d{2}:?\d{2})$/i.exec(text)![1];
-  const offsetMinutes = zone.toUpperCase() === 'Z' ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2)));
-  const local = new Date(parsed.getTime() + offsetMinutes * 60_000);
-  return local.getUTCMonth() + 1 === Number(month) && local.getUTCDate() === Number(day);
+function decideFirstComment(command: RecordFirstComment, state: ExistingPost): PostEvent[] {
+  const progress = state.accounts[command.accountId];
+  if (!progress || progress.status !== 'published') throw new DomainError('not_found', `account ${command.accountId} has no live item for first comments`);
+  if (command.index < 0 || command.index >= state.data.firstComments.length) throw new DomainError('not_found', `no first comment ${command.index}`);
+  if (progress.firstComments[command.index]) return [];
+  const base = { postId: state.data.postId, accountId: command.accountId, index: command.index };
+  return command.outcome.status === 'posted'
+    ? [{ type: 'FirstCommentPosted', data: { ...base, platformCommentId: command.outcome.platformCommentId, postedAt: command.now.toISOString() } }]
+    : [{ type: 'FirstCommentFailed', data: { ...base, error: command.outcome.error, failedAt: command.now.toISOString() } }];
 }

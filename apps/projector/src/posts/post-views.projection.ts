@@ -1,5 +1,15 @@
 import { PoolClient } from 'pg';
-import { LIMITS, PostCreatedData } from '@app/contracts';
+import {
+  AccountPublishedData,
+  AccountPublishFailedData,
+  LIMITS,
+  PostCreatedData,
+  PostEvent,
+  PublishCompletedData,
+  PublishRequestedData,
+  PublishResult,
+  ResolvedAccountEcho,
+} from '@app/contracts';
 import { RecordedEvent } from '@app/event-store';
 
 /** The list shows at most 500 characters of a body, then an ellipsis. */
@@ -8,37 +18,84 @@ export function contentPreview(content: string): string {
   return chars.length > LIMITS.listContentPreviewChars ? `${chars.slice(0, LIMITS.listContentPreviewChars).join('')}…` : content;
 }
 
+/** Results keyed by account and kept in the post's account order; a new outcome replaces the account's old one. */
+export function withResult(results: PublishResult[], result: PublishResult, accounts: ResolvedAccountEcho[]): PublishResult[] {
+  const byAccount = new Map(results.map((r) => [r.accountId, r]));
+  byAccount.set(result.accountId, result);
+  return accounts.flatMap((a) => byAccount.get(a.accountId) ?? []);
+}
+
+async function createView(client: PoolClient, data: PostCreatedData, version: number): Promise<void> {
+  await client.query(
+    `INSERT INTO post_views (id, workspace_id, content, content_preview, platforms, accounts, media_urls, first_comments,
+                             status, scheduled_at, created_at, version)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+     ON CONFLICT (id) DO NOTHING`,
+    [
+      data.postId,
+      data.workspaceId,
+      data.content,
+      contentPreview(data.content),
+      [...new Set(data.accounts.map((a) => a.platform))],
+      JSON.stringify(data.accounts.map((a) => ({ accountId: a.accountId, platform: a.platform, account: a.handle }))),
+      JSON.stringify(data.mediaUrls),
+      JSON.stringify(data.firstComments),
+      data.scheduledAt ? 'scheduled' : 'draft',
+      data.scheduledAt,
+      data.createdAt,
+      version,
+    ],
+  );
+}
+
+/** Reads the row the event changes; null when it already carries this event (a replay). */
+async function rowFor(client: PoolClient, postId: string, version: number): Promise<{ results: PublishResult[]; accounts: ResolvedAccountEcho[] } | null> {
+  const { rows } = await client.query<{ results: PublishResult[]; accounts: ResolvedAccountEcho[] }>(
+    'SELECT results, accounts FROM post_views WHERE id = $1 AND version < $2 FOR UPDATE',
+    [postId, version],
+  );
+  return rows[0] ?? null;
+}
+
+function outcomeResult(event: { type: 'AccountPublished'; data: AccountPublishedData } | { type: 'AccountPublishFailed'; data: AccountPublishFailedData }, accounts: ResolvedAccountEcho[]): PublishResult {
+  const label = accounts.find((a) => a.accountId === event.data.accountId)?.account ?? event.data.accountId;
+  const base = { platform: event.data.platform, accountId: event.data.accountId, accountLabel: label };
+  return event.type === 'AccountPublished'
+    ? { ...base, success: true, postId: event.data.platformPostId, url: event.data.url }
+    : { ...base, success: false, error: event.data.error };
+}
+
 /**
  * Applies one event to the post_views table, inside the projector's batch
- * transaction. Each statement is idempotent, so a replayed event changes nothing.
+ * transaction. The row's version (events applied) makes every update
+ * idempotent: a replayed event changes nothing.
  */
-export async function projectPostEvent(client: PoolClient, event: RecordedEvent): Promise<void> {
+export async function projectPostEvent(client: PoolClient, recorded: RecordedEvent): Promise<void> {
+  if (!recorded.streamId.startsWith('post-')) return;
+  const event = { type: recorded.type, data: recorded.data } as PostEvent;
+  const version = Number(recorded.revision) + 1;
+  if (event.type === 'PostCreated') return createView(client, event.data, version);
+  const postId = event.data.postId;
+  const row = await rowFor(client, postId, version);
+  if (!row) return;
+  let change: { sql: string; params: unknown[] } | null = null;
   switch (event.type) {
-    case 'PostCreated': {
-      const data = event.data as PostCreatedData;
-      await client.query(
-        `INSERT INTO post_views (id, workspace_id, content, content_preview, platforms, accounts, media_urls, first_comments,
-                                 status, scheduled_at, created_at, version)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-         ON CONFLICT (id) DO NOTHING`,
-        [
-          data.postId,
-          data.workspaceId,
-          data.content,
-          contentPreview(data.content),
-          [...new Set(data.accounts.map((a) => a.platform))],
-          JSON.stringify(data.accounts.map((a) => ({ accountId: a.accountId, platform: a.platform, account: a.handle }))),
-          JSON.stringify(data.mediaUrls),
-          JSON.stringify(data.firstComments),
-          data.scheduledAt ? 'scheduled' : 'draft',
-          data.scheduledAt,
-          data.createdAt,
-          Number(event.revision) + 1,
-        ],
-      );
-      return;
+    case 'PublishRequested': {
+      const retried = new Set((event.data as PublishRequestedData).accounts.map((a) => a.accountId));
+      change = { sql: `status = 'publishing', error_message = NULL, results = $3`, params: [JSON.stringify(row.results.filter((r) => !retried.has(r.accountId)))] };
+      break;
+    }
+    case 'AccountPublished':
+    case 'AccountPublishFailed':
+      change = { sql: 'results = $3', params: [JSON.stringify(withResult(row.results, outcomeResult(event, row.accounts), row.accounts))] };
+      break;
+    case 'PublishCompleted': {
+      const data: PublishCompletedData = event.data;
+      change = { sql: 'status = $3, published_at = $4, error_message = $5', params: [data.status, data.publishedAt, data.errorMessage] };
+      break;
     }
     default:
-      return; // events of other aggregates, or not shown in this view
+      break; // events that change nothing the view shows: only the version moves
   }
+  await client.query(`UPDATE post_views SET version = $2${change ? `, ${change.sql}` : ''} WHERE id = $1`, [postId, version, ...(change?.params ?? [])]);
 }

@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  DomainError,
+  GetPublicationCommand,
+  PublicationState,
+  RecordAccountOutcomeCommand,
+  RecordFirstCommentCommand,
+  RecordFirstCommentReply,
+  StartAccountPublishCommand,
+  StartAccountPublishReply,
+} from '@app/contracts';
+import { EVENT_STORE, EventStore } from '@app/event-store';
+import { PostCommandRunner } from '../domain/post-command-runner';
+import { loadPost } from '../domain/post-stream';
+
+/** The publisher's side of a publication: the recorded boundary, outcomes, first comments. */
+@Injectable()
+export class PublicationHandler {
+  constructor(
+    private readonly runner: PostCommandRunner,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
+
+  async start(command: StartAccountPublishCommand, requestId: string | undefined): Promise<StartAccountPublishReply> {
+    const { state, events } = await this.runner.run(
+      command.postId,
+      'internal',
+      () => ({ type: 'StartAccountPublish', accountId: command.accountId, attempt: command.attempt, now: new Date() }),
+      requestId,
+    );
+    if (events.length > 0) return { decision: 'started' };
+    if (!state.exists) throw new DomainError('not_found', 'no such post');
+    // Not pending: an earlier delivery either started it (and never said how it ended) or recorded its outcome.
+    return { decision: state.accounts[command.accountId].status === 'started' ? 'in_doubt' : 'done' };
+  }
+
+  async recordOutcome(command: RecordAccountOutcomeCommand, requestId: string | undefined): Promise<{ recorded: boolean }> {
+    const { events } = await this.runner.run(
+      command.postId,
+      'internal',
+      () => ({ type: 'RecordAccountOutcome', accountId: command.accountId, attempt: command.attempt, outcome: command.outcome, now: new Date() }),
+      requestId,
+    );
+    return { recorded: events.length > 0 };
+  }
+
+  async recordFirstComment(command: RecordFirstCommentCommand, requestId: string | undefined): Promise<RecordFirstCommentReply> {
+    const { events } = await this.runner.run(
+      command.postId,
+      'internal',
+      () => ({ type: 'RecordFirstComment', accountId: command.accountId, index: command.index, outcome: command.outcome, now: new Date() }),
+      requestId,
+    );
+    return { recorded: events.length > 0 };
+  }
+
+  async get(command: GetPublicationCommand): Promise<PublicationState> {
+    const { state } = await loadPost(this.store, command.postId);
+    if (!state.exists) throw new DomainError('not_found', 'no such post');
+    return {
+      accounts: Object.values(state.accounts)
+        .filter((progress) => progress.attempt === command.attempt)
+        .map((progress) => ({
+          accountId: progress.account.accountId,
+          status: progress.status,
+          platformPostId: progress.platformPostId,
+          firstCommentsDone: Object.keys(progress.firstComments).map(Number).sort((a, b) => a - b),
+        })),
+    };
+  }
+}

@@ -1,0 +1,19 @@
+import { Injectable } from '@nestjs/common';
+import { PostCommandReply, PublishPostCommand } from '@app/contracts';
+import { PostCommandRunner } from '../domain/post-command-runner';
+
+/** Publishing an existing post: a draft or scheduled post now, or the failed accounts again. */
+@Injectable()
+export class PublishPostHandler {
+  constructor(private readonly runner: PostCommandRunner) {}
+
+  async publish(command: PublishPostCommand, requestId: string | undefined): Promise<PostCommandReply> {
+    const result = await this.runner.run(command.postId, { workspaceId: command.workspaceId }, () => ({ type: 'PublishPost', now: new Date() }), requestId);
+    return { postId: command.postId, position: result.position!, replayed: false };
+  }
+
+  async retry(command: PublishPostCommand, requestId: string | undefined): Promise<PostCommandReply> {
+    const result = await this.runner.run(command.postId, { workspaceId: command.workspaceId }, () => ({ type: 'RetryPublish', now: new Date() }), requestId);
+    return { postId: command.postId, position: result.position!, replayed: false };
+  }
+}
