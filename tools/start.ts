@@ -4,6 +4,7 @@ import { AppConfig } from '@app/config';
 import { Platform } from '@app/contracts';
 import { createPool, migrate } from '@app/database';
 import { TokenCipher, WorkspaceStore } from '@app/workspaces';
+import { startPlatformSandbox } from '../apps/platform-sandbox/src/sandbox';
 import { InProcessStack } from './local/in-process-stack';
 import { localDatabase, localNats, LocalState, readLocalState, writeLocalState } from './local/local-environment';
 
@@ -21,7 +22,8 @@ async function ensureDemoWorkspace(store: WorkspaceStore, state: LocalState): Pr
   const workspace = await store.createWorkspace('Demo workspace');
   const key = await store.createKey(workspace.id, ['read', 'write', 'publish', 'engage']);
   for (const account of DEMO_ACCOUNTS) {
-    await store.connectAccount({ workspaceId: workspace.id, platform: account.platform, handle: account.handle, token: 'sandbox-token' });
+    // The sandbox knows accounts by their token.
+    await store.connectAccount({ workspaceId: workspace.id, platform: account.platform, handle: account.handle, token: `demo-${account.platform}` });
   }
   state.demo = { workspaceId: workspace.id, keyId: key.id, key: key.key };
   writeLocalState(state);
@@ -43,7 +45,17 @@ async function main(): Promise<void> {
     throw error;
   });
   await migrate(database.databaseUrl);
-  const config = AppConfig.fromEnv({ ...process.env, DATABASE_URL: database.databaseUrl, NATS_URL: nats.natsUrl, TOKEN_ENCRYPTION_KEY: process.env.TOKEN_ENCRYPTION_KEY ?? state.tokenEncryptionKey });
+  // Unless the platforms are configured, everything publishes to the local platform sandbox.
+  const configured = Object.keys(process.env).some((name) => name.startsWith('PLATFORM_'));
+  const sandbox = configured ? null : await startPlatformSandbox({ port: Number(process.env.SANDBOX_PORT ?? 4010) });
+  if (sandbox) log(`platform sandbox on ${sandbox.url} (every platform; see ${sandbox.url}/_sandbox/published)`);
+  const config = AppConfig.fromEnv({
+    ...process.env,
+    DATABASE_URL: database.databaseUrl,
+    NATS_URL: nats.natsUrl,
+    TOKEN_ENCRYPTION_KEY: process.env.TOKEN_ENCRYPTION_KEY ?? state.tokenEncryptionKey,
+    ...(sandbox ? { PLATFORM_SANDBOX_URL: sandbox.url } : {}),
+  });
 
   const pool = createPool(config.databaseUrl, 2);
   const demo = await ensureDemoWorkspace(new WorkspaceStore(pool, new TokenCipher(config.tokenEncryptionKey)), state);
@@ -60,6 +72,7 @@ async function main(): Promise<void> {
       'Try:',
       `  curl -s ${url}/api/v1/accounts -H 'Authorization: Bearer ${demo.key}'`,
       `  curl -s ${url}/api/v1/posts -H 'Authorization: Bearer ${demo.key}' -H 'Content-Type: application/json' -d '{"content":"Hello","accounts":["x:@demo"]}'`,
+      `  curl -s ${url}/api/v1/posts -H 'Authorization: Bearer ${demo.key}' -H 'Content-Type: application/json' -d '{"content":"Hello now","accounts":["x:@demo","facebook:@demo_page"],"publishNow":true}'`,
       `Admin: npm run admin -- --help`,
       '',
     ].join('\n'),
@@ -71,6 +84,7 @@ async function main(): Promise<void> {
     stopping = true;
     log('stopping');
     await stack.stop();
+    await sandbox?.close();
     await nats.stop();
     await database.stop();
     process.exit(0);

@@ -1,7 +1,9 @@
 import { AppConfig } from '@app/config';
 import { Platform, Scope } from '@app/contracts';
 import { createTestDatabase, TEST_NATS_URL, TestDatabase, testNamespace } from '@app/testing';
+import { sandboxEndpoints } from '@app/platforms';
 import { Account, TokenCipher, WorkspaceStore } from '@app/workspaces';
+import { RunningPlatformSandbox, startPlatformSandbox } from '../../apps/platform-sandbox/src/sandbox';
 import { ALL_APPS, AppName, InProcessStack } from '../../tools/local/in-process-stack';
 
 /**
@@ -16,6 +18,8 @@ export class TestStack {
     readonly db: TestDatabase,
     readonly config: AppConfig,
     readonly workspaces: WorkspaceStore,
+    /** The platform sandbox every connector talks to, when started with { sandbox: true }. */
+    readonly sandbox: RunningPlatformSandbox | null,
   ) {
     this.stack = new InProcessStack(config, { logger: false });
   }
@@ -24,10 +28,19 @@ export class TestStack {
     return this.stack.gatewayUrl;
   }
 
-  static async start(options: { apps?: AppName[]; overrides?: Partial<AppConfig> } = {}): Promise<TestStack> {
+  static async start(options: { apps?: AppName[]; overrides?: Partial<AppConfig>; sandbox?: boolean } = {}): Promise<TestStack> {
     const db = await createTestDatabase();
-    const config = new AppConfig().with({ databaseUrl: db.url, natsUrl: TEST_NATS_URL, natsNamespace: testNamespace(), port: 0, host: '127.0.0.1', ...options.overrides });
-    const stack = new TestStack(db, config, new WorkspaceStore(db.pool, new TokenCipher(config.tokenEncryptionKey)));
+    const sandbox = options.sandbox ? await startPlatformSandbox() : null;
+    const config = new AppConfig().with({
+      databaseUrl: db.url,
+      natsUrl: TEST_NATS_URL,
+      natsNamespace: testNamespace(),
+      port: 0,
+      host: '127.0.0.1',
+      ...(sandbox ? { platformEndpoints: sandboxEndpoints(sandbox.url), platformRetry: { baseDelayMs: 1, maxDelayMs: 5 } } : {}),
+      ...options.overrides,
+    });
+    const stack = new TestStack(db, config, new WorkspaceStore(db.pool, new TokenCipher(config.tokenEncryptionKey)), sandbox);
     await stack.stack.start(options.apps ?? ALL_APPS);
     return stack;
   }
@@ -42,6 +55,7 @@ export class TestStack {
 
   async stop(): Promise<void> {
     await this.stack.stop();
+    await this.sandbox?.close();
     await this.db.drop();
   }
 
@@ -52,8 +66,9 @@ export class TestStack {
     return { workspaceId: workspace.id, key };
   }
 
+  /** Connects an account whose platform token is `token-<handle>` (the sandbox knows accounts by token). */
   connect(workspaceId: string, platform: Platform, handle: string): Promise<Account> {
-    return this.workspaces.connectAccount({ workspaceId, platform, handle, token: `token-${handle}` });
+    return this.workspaces.connectAccount({ workspaceId, platform, handle, token: tokenOf(handle) });
   }
 
   async request(method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
@@ -73,4 +88,9 @@ export class TestStack {
     const { rows } = await this.db.pool.query<{ count: string }>('SELECT count(*) FROM events');
     return Number(rows[0].count);
   }
+}
+
+/** The platform token TestStack.connect stores for a handle. */
+export function tokenOf(handle: string): string {
+  return `token-${handle}`;
 }
