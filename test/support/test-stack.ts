@@ -37,12 +37,21 @@ export class TestStack {
       natsNamespace: testNamespace(),
       port: 0,
       host: '127.0.0.1',
-      ...(sandbox ? { platformEndpoints: sandboxEndpoints(sandbox.url), platformRetry: { baseDelayMs: 1, maxDelayMs: 5 } } : {}),
+      // Tests never reach a real platform: without a sandbox every endpoint is a closed local port.
+      platformEndpoints: sandboxEndpoints(sandbox?.url ?? 'http://127.0.0.1:9'),
+      platformRetry: { baseDelayMs: 1, maxDelayMs: 5 },
       ...options.overrides,
     });
     const stack = new TestStack(db, config, new WorkspaceStore(db.pool, new TokenCipher(config.tokenEncryptionKey)), sandbox);
     await stack.stack.start(options.apps ?? ALL_APPS);
     return stack;
+  }
+
+  /** A running app, to reach its providers (app(name).get(Type)). */
+  app(name: AppName) {
+    const app = this.stack.apps.get(name);
+    if (!app) throw new Error(`${name} is not running`);
+    return app;
   }
 
   startApp(name: AppName) {

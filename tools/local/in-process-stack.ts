@@ -4,17 +4,19 @@ import { HttpAppOptions } from '@app/runtime';
 import { createGatewayApp } from '../../apps/gateway/src/gateway.app';
 import { createPostsApp } from '../../apps/posts/src/posts.app';
 import { createProjectorApp } from '../../apps/projector/src/projector.app';
+import { createPublisherApp } from '../../apps/publisher/src/publisher.app';
 
-export type AppName = 'gateway' | 'posts' | 'projector';
+export type AppName = 'gateway' | 'posts' | 'projector' | 'publisher';
 
 export const APP_FACTORIES: Record<AppName, (config: AppConfig, options?: HttpAppOptions) => Promise<NestFastifyApplication>> = {
   gateway: createGatewayApp,
   posts: createPostsApp,
   projector: createProjectorApp,
+  publisher: createPublisherApp,
 };
 
 /** Start order: the feed followers first, then the command side, then the API. */
-export const ALL_APPS: AppName[] = ['projector', 'posts', 'gateway'];
+export const ALL_APPS: AppName[] = ['projector', 'posts', 'publisher', 'gateway'];
 
 /**
  * Runs the apps in one process (npm start, the bench, the tests). Workers are

@@ -2,6 +2,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { NatsConnection, Subscription } from 'nats';
 import {
   CreatePostCommand,
+  DeletePostCommand,
+  EditPostCommand,
+  FireScheduledPostCommand,
   GetPublicationCommand,
   PublishPostCommand,
   RecordAccountOutcomeCommand,
@@ -11,6 +14,8 @@ import {
 } from '@app/contracts';
 import { NATS_CONNECTION, serveCommands } from '@app/messaging';
 import { CreatePostHandler } from './create-post/create-post.handler';
+import { EditPostHandler } from './edit-post/edit-post.handler';
+import { FireScheduledHandler } from './fire-scheduled/fire-scheduled.handler';
 import { PublicationHandler } from './publish-post/publication.handler';
 import { PublishPostHandler } from './publish-post/publish-post.handler';
 
@@ -26,6 +31,8 @@ export class PostsCommandsServer implements OnApplicationBootstrap, OnApplicatio
     private readonly createPost: CreatePostHandler,
     private readonly publishPost: PublishPostHandler,
     private readonly publication: PublicationHandler,
+    private readonly editPost: EditPostHandler,
+    private readonly fireScheduled: FireScheduledHandler,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -37,6 +44,9 @@ export class PostsCommandsServer implements OnApplicationBootstrap, OnApplicatio
         'posts.create': (payload, { requestId }) => this.createPost.handle(payload as CreatePostCommand, requestId),
         'posts.publish': (payload, { requestId }) => this.publishPost.publish(payload as PublishPostCommand, requestId),
         'posts.retry': (payload, { requestId }) => this.publishPost.retry(payload as PublishPostCommand, requestId),
+        'posts.edit': (payload, { requestId }) => this.editPost.edit(payload as EditPostCommand, requestId),
+        'posts.delete': (payload, { requestId }) => this.editPost.delete(payload as DeletePostCommand, requestId),
+        'posts.fire-scheduled': (payload, { requestId }) => this.fireScheduled.fire(payload as FireScheduledPostCommand, requestId),
         'posts.start-account-publish': (payload, { requestId }) => this.publication.start(payload as StartAccountPublishCommand, requestId),
         'posts.record-account-outcome': (payload, { requestId }) => this.publication.recordOutcome(payload as RecordAccountOutcomeCommand, requestId),
         'posts.record-first-comment': (payload, { requestId }) => this.publication.recordFirstComment(payload as RecordFirstCommentCommand, requestId),

@@ -37,6 +37,10 @@ export class AppConfig {
   publisherAckWaitMs = 30_000;
   /** Deliveries of one PublishRequested before the publisher closes its remaining accounts as failed. */
   publisherMaxDeliver = 5;
+  /** How often the scheduler looks for due scheduled posts. */
+  schedulerIntervalMs = 1_000;
+  /** The time every decision is taken at; tests move it (the six-hour rule) without sleeping. */
+  now: () => Date = () => new Date();
 
   static fromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const config = new AppConfig();
@@ -75,6 +79,7 @@ export class AppConfig {
     config.xPoolMonthlyPosts = int('X_POOL_MONTHLY_POSTS', config.xPoolMonthlyPosts);
     config.publisherAckWaitMs = int('PUBLISHER_ACK_WAIT_MS', config.publisherAckWaitMs);
     config.publisherMaxDeliver = int('PUBLISHER_MAX_DELIVER', config.publisherMaxDeliver);
+    config.schedulerIntervalMs = int('SCHEDULER_INTERVAL_MS', config.schedulerIntervalMs);
     if (errors.length) throw new Error(`invalid configuration:\n  ${errors.join('\n  ')}`);
     return config;
   }

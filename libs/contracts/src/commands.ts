@@ -26,6 +26,38 @@ export interface PublishPostCommand {
   postId: string;
 }
 
+/** posts.edit: the fields given replace the post's (accounts resolved like a create's). */
+export interface EditPostCommand {
+  workspaceId: string;
+  postId: string;
+  changes: EditPostBody;
+  /** From If-Match: the version the client last saw; a stale one is refused (412). */
+  expectedVersion: number | null;
+}
+
+export interface EditPostBody {
+  content?: string;
+  accounts?: string[];
+  accountIds?: string[];
+  platforms?: string[];
+  mediaUrls?: string[];
+  firstComments?: string[];
+  /** null unschedules (the post becomes a draft). */
+  scheduledAt?: string | null;
+}
+
+/** posts.delete */
+export interface DeletePostCommand {
+  workspaceId: string;
+  postId: string;
+  expectedVersion: number | null;
+}
+
+/** posts.fire-scheduled: the scheduler found the post due; the decider decides (publish, expire, or nothing). */
+export interface FireScheduledPostCommand {
+  postId: string;
+}
+
 /** posts.start-account-publish: the publisher records the boundary before calling the platform. */
 export interface StartAccountPublishCommand {
   postId: string;

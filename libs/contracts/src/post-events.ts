@@ -99,6 +99,31 @@ export interface FirstCommentFailedData {
   failedAt: string;
 }
 
+/** A draft, or a scheduled post before its time, changed: the new value of every field that changed. */
+export interface PostEditedData {
+  postId: string;
+  content?: string;
+  mediaUrls?: string[];
+  firstComments?: string[];
+  accounts?: TargetAccount[];
+  /** null: unscheduled (the post is a draft again). */
+  scheduledAt?: string | null;
+  editedAt: string;
+}
+
+export interface PostDeletedData {
+  postId: string;
+  deletedAt: string;
+}
+
+/** A scheduled post found more than six hours past its time: failed, never published late. */
+export interface ScheduledPostExpiredData {
+  postId: string;
+  scheduledAt: string;
+  error: PublishError;
+  expiredAt: string;
+}
+
 /** Events of the Post aggregate (stream post-<id>). Version 1 of each. */
 export type PostEvent =
   | { type: 'PostCreated'; data: PostCreatedData }
@@ -108,7 +133,10 @@ export type PostEvent =
   | { type: 'AccountPublishFailed'; data: AccountPublishFailedData }
   | { type: 'PublishCompleted'; data: PublishCompletedData }
   | { type: 'FirstCommentPosted'; data: FirstCommentPostedData }
-  | { type: 'FirstCommentFailed'; data: FirstCommentFailedData };
+  | { type: 'FirstCommentFailed'; data: FirstCommentFailedData }
+  | { type: 'PostEdited'; data: PostEditedData }
+  | { type: 'PostDeleted'; data: PostDeletedData }
+  | { type: 'ScheduledPostExpired'; data: ScheduledPostExpiredData };
 
 export type PostEventType = PostEvent['type'];
 

@@ -1,2 +1,3 @@
 export * from './health.module';
 export * from './public.decorator';
+export * from './readiness-check';

@@ -2,3 +2,4 @@ export * from './nats-connection';
 export * from './command-bus';
 export * from './event-stream';
 export * from './messaging.module';
+export * from './event-consumer';

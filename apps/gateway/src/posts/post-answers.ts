@@ -6,8 +6,7 @@ import { postResponse, PostViewsReader, ProjectionWaiter } from '@app/read-model
 /**
  * Turns a posts command's reply into the HTTP answer: waits until the read
  * model shows the write (read-your-writes), and while a publication runs, up
- * to publishWaitMs for every account's outcome — 201 with the outcome, or 202
- * while it is still publishing.
+ * to publishWaitMs for every account's outcome.
  */
 @Injectable()
 export class PostAnswers {
@@ -19,15 +18,22 @@ export class PostAnswers {
     private readonly config: AppConfig,
   ) {}
 
-  async answer(workspaceId: string, reply: PostCommandReply): Promise<{ status: 201 | 202; body: CreatePostResponse }> {
-    if (!(await this.projection.waitFor(reply.position, this.config.projectionWaitMs))) {
-      this.logger.warn(`post ${reply.postId}: read model still behind after ${this.config.projectionWaitMs} ms`);
-    }
+  /** Read-your-writes alone (a delete has no post to show); false if the read model is still behind. */
+  async settle(reply: PostCommandReply): Promise<boolean> {
+    const caughtUp = await this.projection.waitFor(reply.position, this.config.projectionWaitMs);
+    if (!caughtUp) this.logger.warn(`post ${reply.postId}: read model still behind after ${this.config.projectionWaitMs} ms`);
+    return caughtUp;
+  }
+
+  async answer(workspaceId: string, reply: PostCommandReply): Promise<{ publishing: boolean; body: CreatePostResponse }> {
+    const caughtUp = await this.settle(reply);
     let post = await this.posts.get(workspaceId, reply.postId);
     if (post?.status === 'publishing') {
       await this.projection.waitUntil(async () => (post = await this.posts.get(workspaceId, reply.postId))?.status !== 'publishing', this.config.publishWaitMs);
     }
+    // Caught up and absent: deleted (an Idempotency-Key replay of a post deleted since).
+    if (!post && caughtUp) throw new DomainError('not_found', 'no such post in this workspace');
     if (!post) throw new DomainError('service_unavailable', 'the post was recorded but cannot be read yet; GET it in a moment');
-    return { status: post.status === 'publishing' ? 202 : 201, body: postResponse(post) };
+    return { publishing: post.status === 'publishing', body: postResponse(post) };
   }
 }

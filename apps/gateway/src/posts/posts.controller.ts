@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, Get, Headers, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
-import { CreatePostCommand, CreatePostResponse, DomainError, PostCommandReply, PostDetail, PostListItem, PublishPostCommand } from '@app/contracts';
+import {
+  CommandName,
+  CreatePostCommand,
+  CreatePostResponse,
+  DeletePostCommand,
+  DomainError,
+  EditPostCommand,
+  PostCommandReply,
+  PostDetail,
+  PostListItem,
+  PublishPostCommand,
+} from '@app/contracts';
 import { CommandClient } from '@app/messaging';
 import { PostViewsReader } from '@app/read-models';
 import { KeyPrincipal } from '@app/workspaces';
@@ -10,6 +21,8 @@ import { Principal } from '../auth/principal';
 import { RequireScopes } from '../auth/scopes.decorator';
 import { bodyValidation, queryValidation } from '../validation/validation-pipes';
 import { CreatePostDto, toCreatePostBody } from './create-post.dto';
+import { EditPostDto, toEditPostBody } from './edit-post.dto';
+import { etagOf, parseIfMatch } from './if-match';
 import { clampLimit, ListPostsQuery } from './list-posts.query';
 import { PostAnswers } from './post-answers';
 
@@ -24,12 +37,15 @@ export class PostsController {
     private readonly answers: PostAnswers,
   ) {}
 
-  /** Sends a posts command and answers with the post as the read model shows it (201, or 202 while publishing). */
-  private async run(name: 'posts.create' | 'posts.publish' | 'posts.retry', workspaceId: string, command: unknown, requestId: string | undefined, reply: FastifyReply) {
+  /**
+   * Sends a posts command and answers with the post as the read model shows it:
+   * `done` (201 for create and publish, 200 for an edit), or 202 while publishing.
+   */
+  private async run(name: CommandName, workspaceId: string, command: unknown, requestId: string | undefined, reply: FastifyReply, done: 200 | 201) {
     const result = await this.commands.request<PostCommandReply>(name, command, requestId ?? randomUUID());
     if (result.replayed) void reply.header('idempotent-replayed', 'true');
-    const { status, body } = await this.answers.answer(workspaceId, result);
-    void reply.status(status);
+    const { publishing, body } = await this.answers.answer(workspaceId, result);
+    void reply.status(publishing ? 202 : done);
     return body;
   }
 
@@ -47,7 +63,7 @@ export class PostsController {
       throw new DomainError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 characters');
     }
     const command: CreatePostCommand = { workspaceId: principal.workspaceId, body: toCreatePostBody(dto), idempotencyKey: idempotencyKey ?? null };
-    return this.run('posts.create', principal.workspaceId, command, requestId, reply);
+    return this.run('posts.create', principal.workspaceId, command, requestId, reply, 201);
   }
 
   /** Publishes a draft, or a scheduled post ahead of its time. */
@@ -60,7 +76,7 @@ export class PostsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatePostResponse> {
     const command: PublishPostCommand = { workspaceId: principal.workspaceId, postId: id };
-    return this.run('posts.publish', principal.workspaceId, command, requestId, reply);
+    return this.run('posts.publish', principal.workspaceId, command, requestId, reply, 201);
   }
 
   /** Publishes a partial or failed post again to the accounts that failed; never to one that succeeded. */
@@ -73,7 +89,7 @@ export class PostsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatePostResponse> {
     const command: PublishPostCommand = { workspaceId: principal.workspaceId, postId: id };
-    return this.run('posts.retry', principal.workspaceId, command, requestId, reply);
+    return this.run('posts.retry', principal.workspaceId, command, requestId, reply, 201);
   }
 
   @Get()
@@ -87,9 +103,41 @@ export class PostsController {
   async get(
     @Principal() principal: KeyPrincipal,
     @Param('id', postId()) id: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<{ post: PostDetail }> {
     const post = await this.posts.get(principal.workspaceId, id);
     if (!post) throw notFound();
+    void reply.header('etag', etagOf(post.version));
     return { post };
+  }
+
+  /** Edits a draft, or a scheduled post before its time; If-Match guards against lost updates. */
+  @Patch(':id')
+  @RequireScopes('write')
+  async edit(
+    @Principal() principal: KeyPrincipal,
+    @Param('id', postId()) id: string,
+    @Body(bodyValidation) dto: EditPostDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Headers('x-request-id') requestId: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CreatePostResponse> {
+    const command: EditPostCommand = { workspaceId: principal.workspaceId, postId: id, changes: toEditPostBody(dto), expectedVersion: parseIfMatch(ifMatch) };
+    return this.run('posts.edit', principal.workspaceId, command, requestId, reply, 200);
+  }
+
+  /** Deletes a draft, or a scheduled post before its time (which cancels its publication). */
+  @Delete(':id')
+  @HttpCode(204)
+  @RequireScopes('write')
+  async delete(
+    @Principal() principal: KeyPrincipal,
+    @Param('id', postId()) id: string,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Headers('x-request-id') requestId: string | undefined,
+  ): Promise<void> {
+    const command: DeletePostCommand = { workspaceId: principal.workspaceId, postId: id, expectedVersion: parseIfMatch(ifMatch) };
+    const result = await this.commands.request<PostCommandReply>('posts.delete', command, requestId ?? randomUUID());
+    await this.answers.settle(result);
   }
 }

@@ -40,7 +40,7 @@ export class CreatePostHandler {
     const result = await this.runner.run(
       postId,
       { workspaceId: command.workspaceId },
-      (state) => ({
+      (state, now) => ({
         type: 'CreatePost',
         postId,
         workspaceId: command.workspaceId,
@@ -52,7 +52,7 @@ export class CreatePostHandler {
         scheduledAt: command.body.scheduledAt,
         publishNow: command.body.publishNow === true,
         idempotency,
-        now: new Date(),
+        now,
       }),
       requestId,
     );

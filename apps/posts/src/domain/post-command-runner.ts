@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
 import { DomainError, PostEvent, postStreamId } from '@app/contracts';
 import { EVENT_STORE, EventStore, formatPosition, WrongExpectedRevisionError } from '@app/event-store';
 import { decide, evolve, PostCommand, PostState } from './post.decider';
@@ -21,12 +22,19 @@ const MAX_CONFLICT_RETRIES = 20;
  */
 @Injectable()
 export class PostCommandRunner {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly config: AppConfig,
+  ) {}
 
+  /**
+   * `scope`: the caller's workspace (a post of another one is not found), or
+   * 'internal' for the publisher and scheduler. `expectedVersion`: If-Match.
+   */
   async run(
     postId: string,
-    scope: { workspaceId: string } | 'internal',
-    build: (state: PostState) => PostCommand,
+    scope: { workspaceId: string; expectedVersion?: number | null } | 'internal',
+    build: (state: PostState, now: Date) => PostCommand,
     requestId: string | undefined,
   ): Promise<RunResult> {
     for (let attempt = 0; ; attempt++) {
@@ -35,7 +43,10 @@ export class PostCommandRunner {
       if (scope !== 'internal' && loaded.state.exists && loaded.state.data.workspaceId !== scope.workspaceId) {
         throw new DomainError('not_found', 'no such post in this workspace');
       }
-      const events = decide(build(loaded.state), loaded.state);
+      if (scope !== 'internal' && scope.expectedVersion != null && loaded.state.exists && loaded.state.version !== scope.expectedVersion) {
+        throw new DomainError('precondition_failed', `the post is at version ${loaded.state.version}, not ${scope.expectedVersion}`, { details: { version: loaded.state.version } });
+      }
+      const events = decide(build(loaded.state, this.config.now()), loaded.state);
       if (events.length === 0) {
         return { state: loaded.state, events, position: loaded.last ? formatPosition(loaded.last.position) : null };
       }

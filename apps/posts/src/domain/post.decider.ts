@@ -17,6 +17,7 @@ export type PostState =
       accounts: Record<string, AccountProgress>;
       publishedAt: string | null;
       errorMessage: string | null;
+      deleted: boolean;
     };
 
 export type ExistingPost = Extract<PostState, { exists: true }>;
@@ -73,12 +74,46 @@ export interface RecordFirstComment {
   now: Date;
 }
 
-export type PostCommand = CreatePost | PublishPost | RetryPublish | StartAccountPublish | RecordAccountOutcome | RecordFirstComment;
+/** Change a draft, or a scheduled post before its time; `accounts` already resolved. */
+export interface EditPost {
+  type: 'EditPost';
+  changes: { content?: string; mediaUrls?: string[]; firstComments?: string[]; accounts?: TargetAccount[]; scheduledAt?: string | null };
+  now: Date;
+}
+
+export interface DeletePost {
+  type: 'DeletePost';
+  now: Date;
+}
+
+/** The scheduler found the post due: publish it, expire it if more than six hours late, or do nothing. */
+export interface FireScheduledPost {
+  type: 'FireScheduledPost';
+  now: Date;
+}
+
+export type PostCommand =
+  | CreatePost
+  | PublishPost
+  | RetryPublish
+  | StartAccountPublish
+  | RecordAccountOutcome
+  | RecordFirstComment
+  | EditPost
+  | DeletePost
+  | FireScheduledPost;
 
 export function decide(command: PostCommand, state: PostState): PostEvent[] {
   if (command.type === 'CreatePost') return decideCreate(command, state);
-  if (!state.exists) throw new DomainError('not_found', 'no such post in this workspace');
+  if (!state.exists || state.deleted) throw new DomainError('not_found', 'no such post in this workspace');
   switch (command.type) {
+    case 'EditPost':
+      return decideEdit(command, state);
+    case 'DeletePost':
+      checkEditable(state, command.now);
+      return [{ type: 'PostDeleted', data: { postId: state.data.postId, deletedAt: command.now.toISOString() } }];
+    case 'FireScheduledPost':
+      return decideFire(command, state);
     case 'PublishPost':
       return decidePublish(command, state);
     case 'RetryPublish':
@@ -100,7 +135,7 @@ export function evolve(state: PostState, event: PostEvent): PostState {
   if (event.type === 'PostCreated') {
     const accounts = Object.fromEntries(event.data.accounts.map((a) => [a.accountId, pendingProgress(a)]));
     const status = event.data.scheduledAt ? 'scheduled' : 'draft';
-    return { exists: true, status, data: event.data, version: 1, attempt: 0, accounts, publishedAt: null, errorMessage: null };
+    return { exists: true, status, data: event.data, version: 1, attempt: 0, accounts, publishedAt: null, errorMessage: null, deleted: false };
   }
   if (!state.exists) throw new Error(`${event.type} before PostCreated`);
   const next: ExistingPost = { ...state, version: state.version + 1 };
@@ -133,11 +168,65 @@ export function evolve(state: PostState, event: PostEvent): PostState {
       update(event.data.accountId, { firstComments: { ...progress.firstComments, [event.data.index]: event.type === 'FirstCommentPosted' ? 'posted' : 'failed' } });
       return next;
     }
+    case 'PostEdited': {
+      const { postId: _postId, editedAt: _editedAt, ...changes } = event.data;
+      next.data = { ...next.data, ...changes };
+      next.status = next.data.scheduledAt ? 'scheduled' : 'draft';
+      if (changes.accounts) next.accounts = Object.fromEntries(changes.accounts.map((a) => [a.accountId, pendingProgress(a)]));
+      return next;
+    }
+    case 'PostDeleted':
+      next.deleted = true;
+      return next;
+    case 'ScheduledPostExpired':
+      next.status = 'failed';
+      next.errorMessage = event.data.error.message;
+      // Every account failed with the expiry, so a retry (the owner's explicit choice) targets them all.
+      for (const account of next.data.accounts) update(account.accountId, { status: 'failed', error: event.data.error });
+      return next;
     default: {
       const unknown: never = event;
       throw new Error(`unknown event ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+/** A draft, or a scheduled post whose time has not come, can change; nothing else can. */
+function checkEditable(state: ExistingPost, now: Date): void {
+  const beforeItsTime = state.status === 'scheduled' && new Date(state.data.scheduledAt!).getTime() > now.getTime();
+  if (state.status !== 'draft' && !beforeItsTime) {
+    const why = state.status === 'scheduled' ? 'its scheduled time has passed' : `it is ${state.status}`;
+    throw new DomainError('post_not_editable', `the post can no longer be changed: ${why}`);
+  }
+}
+
+function decideEdit(command: EditPost, state: ExistingPost): PostEvent[] {
+  checkEditable(state, command.now);
+  const changes = command.changes;
+  if (Object.values(changes).every((value) => value === undefined)) throw new DomainError('nothing_to_edit', 'name at least one field to change');
+  const content = changes.content ?? state.data.content;
+  const mediaUrls = changes.mediaUrls ?? state.data.mediaUrls;
+  checkContent(content, mediaUrls);
+  checkMediaUrls(mediaUrls);
+  checkFirstComments(changes.firstComments ?? state.data.firstComments);
+  const scheduledAt = changes.scheduledAt === undefined ? undefined : changes.scheduledAt === null ? null : checkSchedule(changes.scheduledAt, false, command.now);
+  if (changes.accounts && changes.accounts.length > LIMITS.accountsPerPost) {
+    throw new DomainError('too_many_accounts', `a post targets at most ${LIMITS.accountsPerPost} accounts; ${changes.accounts.length} were given`);
+  }
+  const defined = Object.fromEntries(Object.entries({ ...changes, scheduledAt }).filter(([, value]) => value !== undefined));
+  return [{ type: 'PostEdited', data: { postId: state.data.postId, ...defined, editedAt: command.now.toISOString() } }];
+}
+
+function decideFire(command: FireScheduledPost, state: ExistingPost): PostEvent[] {
+  // Already fired, edited to a draft, or moved later: the scheduler's view was stale; nothing to do.
+  if (state.status !== 'scheduled' || !state.data.scheduledAt) return [];
+  const lateBy = command.now.getTime() - new Date(state.data.scheduledAt).getTime();
+  if (lateBy < 0) return [];
+  if (lateBy > LIMITS.overdueScheduledPostMs) {
+    const error = { code: 'schedule_expired', message: `not published: found ${Math.round(lateBy / 60_000)} minutes after its scheduled time (more than six hours late)`, retryable: false };
+    return [{ type: 'ScheduledPostExpired', data: { postId: state.data.postId, scheduledAt: state.data.scheduledAt, error, expiredAt: command.now.toISOString() } }];
+  }
+  return [publishRequested(state.data, state.attempt + 1, state.data.accounts, command.now)];
 }
 
 function decideCreate(command: CreatePost, state: PostState): PostEvent[] {

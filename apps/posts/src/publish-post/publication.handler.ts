@@ -25,7 +25,7 @@ export class PublicationHandler {
     const { state, events } = await this.runner.run(
       command.postId,
       'internal',
-      () => ({ type: 'StartAccountPublish', accountId: command.accountId, attempt: command.attempt, now: new Date() }),
+      (_state, now) => ({ type: 'StartAccountPublish', accountId: command.accountId, attempt: command.attempt, now }),
       requestId,
     );
     if (events.length > 0) return { decision: 'started' };
@@ -38,7 +38,7 @@ export class PublicationHandler {
     const { events } = await this.runner.run(
       command.postId,
       'internal',
-      () => ({ type: 'RecordAccountOutcome', accountId: command.accountId, attempt: command.attempt, outcome: command.outcome, now: new Date() }),
+      (_state, now) => ({ type: 'RecordAccountOutcome', accountId: command.accountId, attempt: command.attempt, outcome: command.outcome, now }),
       requestId,
     );
     return { recorded: events.length > 0 };
@@ -48,7 +48,7 @@ export class PublicationHandler {
     const { events } = await this.runner.run(
       command.postId,
       'internal',
-      () => ({ type: 'RecordFirstComment', accountId: command.accountId, index: command.index, outcome: command.outcome, now: new Date() }),
+      (_state, now) => ({ type: 'RecordFirstComment', accountId: command.accountId, index: command.index, outcome: command.outcome, now }),
       requestId,
     );
     return { recorded: events.length > 0 };

@@ -8,12 +8,12 @@ export class PublishPostHandler {
   constructor(private readonly runner: PostCommandRunner) {}
 
   async publish(command: PublishPostCommand, requestId: string | undefined): Promise<PostCommandReply> {
-    const result = await this.runner.run(command.postId, { workspaceId: command.workspaceId }, () => ({ type: 'PublishPost', now: new Date() }), requestId);
+    const result = await this.runner.run(command.postId, { workspaceId: command.workspaceId }, (_state, now) => ({ type: 'PublishPost', now }), requestId);
     return { postId: command.postId, position: result.position!, replayed: false };
   }
 
   async retry(command: PublishPostCommand, requestId: string | undefined): Promise<PostCommandReply> {
-    const result = await this.runner.run(command.postId, { workspaceId: command.workspaceId }, () => ({ type: 'RetryPublish', now: new Date() }), requestId);
+    const result = await this.runner.run(command.postId, { workspaceId: command.workspaceId }, (_state, now) => ({ type: 'RetryPublish', now }), requestId);
     return { postId: command.postId, position: result.position!, replayed: false };
   }
 }

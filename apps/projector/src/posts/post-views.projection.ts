@@ -4,6 +4,7 @@ import {
   AccountPublishFailedData,
   LIMITS,
   PostCreatedData,
+  PostEditedData,
   PostEvent,
   PublishCompletedData,
   PublishRequestedData,
@@ -65,6 +66,28 @@ function outcomeResult(event: { type: 'AccountPublished'; data: AccountPublished
     : { ...base, success: false, error: event.data.error };
 }
 
+/** The columns an edit changes; the status follows the schedule (a post without one is a draft). */
+function editChange(data: PostEditedData): { sql: string; params: unknown[] } {
+  const sets: string[] = [];
+  const params: unknown[] = [];
+  const set = (column: string, value: unknown) => sets.push(`${column} = $${params.push(value) + 2}`);
+  if (data.content !== undefined) {
+    set('content', data.content);
+    set('content_preview', contentPreview(data.content));
+  }
+  if (data.mediaUrls !== undefined) set('media_urls', JSON.stringify(data.mediaUrls));
+  if (data.firstComments !== undefined) set('first_comments', JSON.stringify(data.firstComments));
+  if (data.accounts !== undefined) {
+    set('accounts', JSON.stringify(data.accounts.map((a) => ({ accountId: a.accountId, platform: a.platform, account: a.handle }))));
+    set('platforms', [...new Set(data.accounts.map((a) => a.platform))]);
+  }
+  if (data.scheduledAt !== undefined) {
+    set('scheduled_at', data.scheduledAt);
+    set('status', data.scheduledAt ? 'scheduled' : 'draft');
+  }
+  return { sql: sets.join(', '), params };
+}
+
 /**
  * Applies one event to the post_views table, inside the projector's batch
  * transaction. The row's version (events applied) makes every update
@@ -76,6 +99,10 @@ export async function projectPostEvent(client: PoolClient, recorded: RecordedEve
   const version = Number(recorded.revision) + 1;
   if (event.type === 'PostCreated') return createView(client, event.data, version);
   const postId = event.data.postId;
+  if (event.type === 'PostDeleted') {
+    await client.query('DELETE FROM post_views WHERE id = $1', [postId]);
+    return;
+  }
   const row = await rowFor(client, postId, version);
   if (!row) return;
   let change: { sql: string; params: unknown[] } | null = null;
@@ -94,6 +121,12 @@ export async function projectPostEvent(client: PoolClient, recorded: RecordedEve
       change = { sql: 'status = $3, published_at = $4, error_message = $5', params: [data.status, data.publishedAt, data.errorMessage] };
       break;
     }
+    case 'PostEdited':
+      change = editChange(event.data);
+      break;
+    case 'ScheduledPostExpired':
+      change = { sql: `status = 'failed', error_message = $3`, params: [event.data.error.message] };
+      break;
     default:
       break; // events that change nothing the view shows: only the version moves
   }

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { DeletePostCommand, EditPostCommand, PostCommandReply } from '@app/contracts';
+import { WorkspaceStore } from '@app/workspaces';
+import { resolveAccountRefs } from '../create-post/resolve-account-refs';
+import { PostCommandRunner } from '../domain/post-command-runner';
+
+/** Editing and deleting a draft, or a scheduled post before its time. */
+@Injectable()
+export class EditPostHandler {
+  constructor(
+    private readonly runner: PostCommandRunner,
+    private readonly workspaces: WorkspaceStore,
+  ) {}
+
+  async edit(command: EditPostCommand, requestId: string | undefined): Promise<PostCommandReply> {
+    const { content, mediaUrls, firstComments, scheduledAt, accounts, accountIds, platforms } = command.changes;
+    const retargets = accounts !== undefined || accountIds !== undefined || platforms !== undefined;
+    const resolved = retargets ? resolveAccountRefs({ accounts, accountIds, platforms }, await this.workspaces.listAccounts(command.workspaceId)) : undefined;
+    const result = await this.runner.run(
+      command.postId,
+      { workspaceId: command.workspaceId, expectedVersion: command.expectedVersion },
+      (_state, now) => ({ type: 'EditPost', changes: { content, mediaUrls, firstComments, scheduledAt, accounts: resolved }, now }),
+      requestId,
+    );
+    return { postId: command.postId, position: result.position!, replayed: false };
+  }
+
+  async delete(command: DeletePostCommand, requestId: string | undefined): Promise<PostCommandReply> {
+    const result = await this.runner.run(
+      command.postId,
+      { workspaceId: command.workspaceId, expectedVersion: command.expectedVersion },
+      (_state, now) => ({ type: 'DeletePost', now }),
+      requestId,
+    );
+    return { postId: command.postId, position: result.position!, replayed: false };
+  }
+}

@@ -1,0 +1,36 @@
+import { PublishError } from '@app/contracts';
+import { PublishOutcome } from '@app/platforms';
+import { AccountOutcome } from './posts-publication.client';
+
+/** Per-account error codes the publisher itself decides (the connectors' own codes pass through). */
+export const publishErrors = {
+  accountDisconnected: (): PublishError => ({
+    code: 'account_disconnected',
+    message: 'the account has no stored credentials (disconnected since the post was created); connect it again and retry',
+    retryable: false,
+  }),
+  outcomeUnknown: (why: string): PublishError => ({
+    code: 'outcome_unknown',
+    message: `the platform's answer was lost and ${why}; the post may or may not be live, so it is not sent again`,
+    retryable: false,
+  }),
+  abandoned: (sent: boolean): PublishError => ({
+    code: 'publish_abandoned',
+    message: sent
+      ? 'publishing failed on every delivery after the platform call may have been made; the post may or may not be live'
+      : 'publishing failed on every delivery before the platform was called',
+    retryable: !sent,
+  }),
+  commentSkipped: (failedIndex: number, cause: PublishError): PublishError => ({
+    code: 'first_comment_skipped',
+    message: `not posted: first comment ${failedIndex} failed (${cause.code}) and first comments are posted in order`,
+    retryable: cause.retryable,
+  }),
+};
+
+/** A platform answer as the posts service records it; `unknown` never reaches here (it is reconciled first). */
+export function toAccountOutcome(outcome: Exclude<PublishOutcome, { status: 'unknown' }>, reconciled = false): AccountOutcome {
+  return outcome.status === 'published'
+    ? { status: 'published', platformPostId: outcome.platformPostId, url: outcome.url, reconciled }
+    : { status: 'failed', error: outcome.error };
+}

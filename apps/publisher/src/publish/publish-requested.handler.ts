@@ -1,0 +1,159 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { PublicationState, PublishError, PublishRequestedData, TargetAccount } from '@app/contracts';
+import { EventDelivery } from '@app/messaging';
+import { ConnectorAccount, ConnectorRegistry, PlatformConnector, PublishRequest } from '@app/platforms';
+import { spendXPool, XPool } from '@app/quotas';
+import { WorkspaceStore } from '@app/workspaces';
+import { publishErrors, toAccountOutcome } from './outcomes';
+import { AccountOutcome, FirstCommentOutcome, PostsPublication } from './posts-publication.client';
+import { reconcile } from './reconcile';
+
+type AccountProgress = PublicationState['accounts'][number];
+
+/**
+ * Publishes one PublishRequested: every account of the attempt in parallel,
+ * then the first comments under each live item. Idempotent across deliveries:
+ * the posts service records the boundary before each platform call (start), so
+ * a redelivery skips finished accounts and reconciles interrupted ones instead
+ * of publishing again, and first comments already recorded are not posted again.
+ */
+@Injectable()
+export class PublishRequestedHandler {
+  private readonly logger = new Logger('Publisher');
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly posts: PostsPublication,
+    private readonly connectors: ConnectorRegistry,
+    private readonly workspaces: WorkspaceStore,
+    private readonly xPool: XPool,
+  ) {}
+
+  async handle(delivery: EventDelivery): Promise<void> {
+    const job = delivery.envelope.data as PublishRequestedData;
+    // Progress reports well inside the ack wait: a live job (a slow platform) is never redelivered.
+    const heartbeat = setInterval(delivery.working, Math.max(50, Math.floor(this.config.publisherAckWaitMs / 3)));
+    try {
+      await settleAll(job.accounts.map((target) => this.publishAccount(job, target, delivery)));
+      await this.postFirstComments(job, delivery.signal);
+    } catch (error) {
+      if (!delivery.isLastDelivery || delivery.signal.aborted) throw error;
+      // No delivery comes after this one: end the accounts still open so the post reaches a final state.
+      this.logger.error(`post ${job.postId} attempt ${job.attempt} failed on its last delivery, closing its open accounts: ${describe(error)}`);
+      await this.abandonOpenAccounts(job);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private async publishAccount(job: PublishRequestedData, target: TargetAccount, delivery: EventDelivery): Promise<void> {
+    delivery.signal.throwIfAborted();
+    const ids = { postId: job.postId, accountId: target.accountId, attempt: job.attempt };
+    const decision = await this.posts.start(ids);
+    if (decision === 'done') return;
+    const connector = this.connectors.get(target.platform);
+    const account = await this.connectorAccount(target);
+    const request: PublishRequest = { content: job.content, mediaUrls: job.mediaUrls, idempotencyKey: `${job.postId}:${target.accountId}:${job.attempt}` };
+    // in_doubt: an earlier delivery started this account and never recorded an outcome; it may be live, so look, never resend.
+    const outcome =
+      decision === 'started'
+        ? await this.publishOnce(job, connector, account, request, delivery.isLastDelivery)
+        : await reconcile(connector, account, request, delivery.isLastDelivery);
+    await this.posts.recordOutcome({ ...ids, outcome });
+  }
+
+  /** The one irreversible call for this account and attempt (after `start` said so). */
+  private async publishOnce(
+    job: PublishRequestedData,
+    connector: PlatformConnector,
+    account: ConnectorAccount | null,
+    request: PublishRequest,
+    isLastDelivery: boolean,
+  ): Promise<AccountOutcome> {
+    if (!account) return { status: 'failed', error: publishErrors.accountDisconnected() };
+    const outcome = await spendXPool(this.xPool, job.workspaceId, account.platform, () => connector.publish(account, request));
+    if (outcome.status === 'unknown') return reconcile(connector, account, request, isLastDelivery);
+    return toAccountOutcome(outcome);
+  }
+
+  /** firstComments under every live item of this attempt, in order per account, accounts in parallel. */
+  private async postFirstComments(job: PublishRequestedData, signal: AbortSignal): Promise<void> {
+    if (job.firstComments.length === 0) return;
+    const { accounts } = await this.posts.publication({ postId: job.postId, attempt: job.attempt });
+    const live = new Map(accounts.filter((a) => a.status === 'published' && a.platformPostId).map((a) => [a.accountId, a]));
+    const targets = job.accounts.filter((target) => live.has(target.accountId));
+    await settleAll(targets.map((target) => this.postFirstCommentsOf(job, target, live.get(target.accountId)!, signal)));
+  }
+
+  /**
+   * Posts the account's first comments not yet recorded, in order. After one
+   * fails, the later ones are recorded as skipped rather than posted: a thread
+   * with a gap would read out of order. Other accounts are not affected.
+   */
+  private async postFirstCommentsOf(job: PublishRequestedData, target: TargetAccount, progress: AccountProgress, signal: AbortSignal): Promise<void> {
+    const account = await this.connectorAccount(target);
+    const connector = this.connectors.get(target.platform);
+    let failure: { index: number; error: PublishError } | null = null;
+    for (const [index, text] of job.firstComments.entries()) {
+      if (progress.firstCommentsDone.includes(index)) continue;
+      signal.throwIfAborted();
+      const outcome: FirstCommentOutcome = failure
+        ? { status: 'failed', error: publishErrors.commentSkipped(failure.index, failure.error) }
+        : account
+          ? await this.postComment(job, connector, account, progress.platformPostId!, index, text)
+          : { status: 'failed', error: publishErrors.accountDisconnected() };
+      await this.posts.recordFirstComment({ postId: job.postId, accountId: target.accountId, index, outcome });
+      if (outcome.status === 'failed') failure ??= { index, error: outcome.error };
+    }
+  }
+
+  private async postComment(
+    job: PublishRequestedData,
+    connector: PlatformConnector,
+    account: ConnectorAccount,
+    platformPostId: string,
+    index: number,
+    text: string,
+  ): Promise<FirstCommentOutcome> {
+    const idempotencyKey = `${job.postId}:${account.accountId}:${job.attempt}:comment-${index}`;
+    const result = await spendXPool(this.xPool, job.workspaceId, account.platform, () =>
+      connector.comment(account, { kind: 'post', platformPostId }, text, idempotencyKey),
+    );
+    // No lookup exists for comments: an unknown outcome is recorded as the failure it carries (outcome_unknown), never resent.
+    return result.status === 'published' ? { status: 'posted', platformCommentId: result.platformPostId } : { status: 'failed', error: result.error };
+  }
+
+  /** Ends every account of the attempt still without an outcome as `publish_abandoned`. */
+  private async abandonOpenAccounts(job: PublishRequestedData): Promise<void> {
+    const { accounts } = await this.posts.publication({ postId: job.postId, attempt: job.attempt });
+    const ofJob = new Set(job.accounts.map((a) => a.accountId));
+    const open = accounts.filter((a) => ofJob.has(a.accountId) && (a.status === 'pending' || a.status === 'started'));
+    await Promise.all(
+      open.map((a) =>
+        this.posts.recordOutcome({
+          postId: job.postId,
+          accountId: a.accountId,
+          attempt: job.attempt,
+          outcome: { status: 'failed', error: publishErrors.abandoned(a.status === 'started') },
+        }),
+      ),
+    );
+  }
+
+  private async connectorAccount(target: TargetAccount): Promise<ConnectorAccount | null> {
+    const accessToken = await this.workspaces.accountToken(target.accountId);
+    return accessToken ? { accountId: target.accountId, platform: target.platform, handle: target.handle, credentials: { accessToken } } : null;
+  }
+}
+
+/** Waits for every task (one failing must not cut the others short), then fails with the first failure. */
+async function settleAll(tasks: Promise<void>[]): Promise<void> {
+  const results = await Promise.allSettled(tasks);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,32 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig, AppConfigModule } from '@app/config';
+import { DatabaseModule } from '@app/database';
+import { HealthModule, READINESS_CHECKS, ReadinessCheck } from '@app/health';
+import { CommandClient, MessagingModule } from '@app/messaging';
+import { ConnectorRegistry } from '@app/platforms';
+import { QuotasModule } from '@app/quotas';
+import { WorkspacesModule } from '@app/workspaces';
+import { PostsPublication } from './publish/posts-publication.client';
+import { PublishRequestedHandler } from './publish/publish-requested.handler';
+import { PublishRequestsWorker } from './publish-requests.worker';
+import { DuePostsScheduler } from './schedule/due-posts.scheduler';
+
+/** Publishes posts to the platforms when the posts service asks for it (PublishRequested), reporting every outcome back. */
+@Module({})
+export class PublisherModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: PublisherModule,
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, QuotasModule, HealthModule],
+      providers: [
+        { provide: ConnectorRegistry, useFactory: () => new ConnectorRegistry({ endpoints: config.platformEndpoints, retry: config.platformRetry }) },
+        { provide: PostsPublication, inject: [CommandClient], useFactory: (commands: CommandClient) => new PostsPublication(commands) },
+        PublishRequestedHandler,
+        PublishRequestsWorker,
+        DuePostsScheduler,
+        // /health/ready fails while the consumer is not consuming (a worker that never registered).
+        { provide: READINESS_CHECKS, inject: [PublishRequestsWorker], useFactory: (worker: PublishRequestsWorker): ReadinessCheck[] => [worker] },
+      ],
+    };
+  }
+}

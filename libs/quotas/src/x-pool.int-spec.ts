@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { createTestDatabase, TestDatabase } from '@app/testing';
+import { XPool, xPoolPeriod } from './x-pool';
+
+describe('XPool (real Postgres)', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(() => db.drop());
+
+  it('draws to exhaustion, then refuses; a refund makes one unit available again', async () => {
+    const pool = new XPool(db.pool, 3);
+    const workspaceId = randomUUID();
+    const tickets = [await pool.draw(workspaceId), await pool.draw(workspaceId), await pool.draw(workspaceId)];
+    expect(tickets.every((t) => t !== null)).toBe(true);
+    expect(await pool.draw(workspaceId)).toBeNull();
+    expect(await pool.used(workspaceId)).toBe(3);
+    await pool.refund(tickets[0]!);
+    expect(await pool.used(workspaceId)).toBe(2);
+    expect(await pool.draw(workspaceId)).not.toBeNull();
+    expect(await pool.draw(workspaceId)).toBeNull();
+  });
+
+  it('keeps workspaces and calendar months (UTC) apart; a refund goes back to the month it was drawn in', async () => {
+    const pool = new XPool(db.pool, 1);
+    const [a, b] = [randomUUID(), randomUUID()];
+    const january = new Date('2031-01-31T23:59:59Z');
+    const february = new Date('2031-02-01T00:00:00Z');
+    const ticket = await pool.draw(a, january);
+    expect(ticket).toEqual({ workspaceId: a, period: '2031-01-01' });
+    expect(await pool.draw(a, january)).toBeNull();
+    expect(await pool.draw(b, january)).not.toBeNull();
+    expect(await pool.draw(a, february)).not.toBeNull();
+    await pool.refund(ticket!);
+    expect(await pool.used(a, january)).toBe(0);
+    expect(await pool.used(a, february)).toBe(1);
+  });
+
+  it('never takes more than the size under concurrent draws', async () => {
+    const pool = new XPool(db.pool, 7);
+    const workspaceId = randomUUID();
+    const results = await Promise.all(Array.from({ length: 40 }, () => pool.draw(workspaceId)));
+    expect(results.filter((t) => t !== null)).toHaveLength(7);
+    expect(await pool.used(workspaceId)).toBe(7);
+  });
+
+  it('a refund never takes the count below zero, and a pool of size 0 refuses every draw', async () => {
+    const workspaceId = randomUUID();
+    await new XPool(db.pool, 5).refund({ workspaceId, period: xPoolPeriod(new Date()) });
+    expect(await new XPool(db.pool, 5).used(workspaceId)).toBe(0);
+    expect(await new XPool(db.pool, 0).draw(workspaceId)).toBeNull();
+  });
+});
