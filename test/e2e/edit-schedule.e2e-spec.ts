@@ -167,6 +167,22 @@ describe('scheduled posts fire on time, once, and expire when six hours late', (
     expect(stack.sandbox!.control.published({ platform: 'x' }).filter((i) => i.text === 'raced')).toHaveLength(1);
   });
 
+  it('a publication that outlives every bound (its publisher gone) is closed as failed by the scheduler', async () => {
+    await stack.stopApp('publisher');
+    const id = (await stack.request('POST', '/api/v1/posts', { key, body: { content: 'orphan', accounts: ['x:@acme'], publishNow: true } })).body.post.id;
+    expect((await statusOf(id)).status).toBe('publishing');
+    const { scheduler, close } = await replica();
+    await scheduler.tick();
+    expect((await statusOf(id)).status).toBe('publishing'); // not yet past the bound
+    offsetMs = stack.config.publishAbandonAfterMs + 1_000;
+    await scheduler.tick();
+    offsetMs = 0;
+    await close();
+    const post = await until(id, (p) => p.status !== 'publishing');
+    expect(post).toMatchObject({ status: 'failed', results: [{ success: false, error: { code: 'publish_abandoned', retryable: true } }] });
+    await stack.startApp('publisher');
+  });
+
   it('an edit racing the firing: one of them decides first and the other sees it (no edit after firing)', async () => {
     await stack.stopApp('publisher');
     const { scheduler, close } = await replica();

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { NatsConnection, Subscription } from 'nats';
 import {
+  AbandonPublicationCommand,
   CreatePostCommand,
   DeletePostCommand,
   EditPostCommand,
@@ -15,7 +16,7 @@ import {
 import { NATS_CONNECTION, serveCommands } from '@app/messaging';
 import { CreatePostHandler } from './create-post/create-post.handler';
 import { EditPostHandler } from './edit-post/edit-post.handler';
-import { FireScheduledHandler } from './fire-scheduled/fire-scheduled.handler';
+import { SchedulerCommandsHandler } from './scheduler-commands/scheduler-commands.handler';
 import { PublicationHandler } from './publish-post/publication.handler';
 import { PublishPostHandler } from './publish-post/publish-post.handler';
 
@@ -32,7 +33,7 @@ export class PostsCommandsServer implements OnApplicationBootstrap, OnApplicatio
     private readonly publishPost: PublishPostHandler,
     private readonly publication: PublicationHandler,
     private readonly editPost: EditPostHandler,
-    private readonly fireScheduled: FireScheduledHandler,
+    private readonly schedulerCommands: SchedulerCommandsHandler,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -46,7 +47,8 @@ export class PostsCommandsServer implements OnApplicationBootstrap, OnApplicatio
         'posts.retry': (payload, { requestId }) => this.publishPost.retry(payload as PublishPostCommand, requestId),
         'posts.edit': (payload, { requestId }) => this.editPost.edit(payload as EditPostCommand, requestId),
         'posts.delete': (payload, { requestId }) => this.editPost.delete(payload as DeletePostCommand, requestId),
-        'posts.fire-scheduled': (payload, { requestId }) => this.fireScheduled.fire(payload as FireScheduledPostCommand, requestId),
+        'posts.fire-scheduled': (payload, { requestId }) => this.schedulerCommands.fire(payload as FireScheduledPostCommand, requestId),
+        'posts.abandon-publication': (payload, { requestId }) => this.schedulerCommands.abandon(payload as AbandonPublicationCommand, requestId),
         'posts.start-account-publish': (payload, { requestId }) => this.publication.start(payload as StartAccountPublishCommand, requestId),
         'posts.record-account-outcome': (payload, { requestId }) => this.publication.recordOutcome(payload as RecordAccountOutcomeCommand, requestId),
         'posts.record-first-comment': (payload, { requestId }) => this.publication.recordFirstComment(payload as RecordFirstCommentCommand, requestId),

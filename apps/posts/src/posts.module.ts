@@ -7,7 +7,7 @@ import { MessagingModule } from '@app/messaging';
 import { WorkspacesModule } from '@app/workspaces';
 import { CreatePostHandler } from './create-post/create-post.handler';
 import { EditPostHandler } from './edit-post/edit-post.handler';
-import { FireScheduledHandler } from './fire-scheduled/fire-scheduled.handler';
+import { SchedulerCommandsHandler } from './scheduler-commands/scheduler-commands.handler';
 import { PostCommandRunner } from './domain/post-command-runner';
 import { PublicationHandler } from './publish-post/publication.handler';
 import { PublishPostHandler } from './publish-post/publish-post.handler';
@@ -20,7 +20,7 @@ export class PostsModule {
     return {
       module: PostsModule,
       imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, WorkspacesModule, HealthModule],
-      providers: [PostCommandRunner, CreatePostHandler, PublishPostHandler, PublicationHandler, EditPostHandler, FireScheduledHandler, PostsCommandsServer],
+      providers: [PostCommandRunner, CreatePostHandler, PublishPostHandler, PublicationHandler, EditPostHandler, SchedulerCommandsHandler, PostsCommandsServer],
     };
   }
 }

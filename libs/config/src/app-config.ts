@@ -37,8 +37,14 @@ export class AppConfig {
   publisherAckWaitMs = 30_000;
   /** Deliveries of one PublishRequested before the publisher closes its remaining accounts as failed. */
   publisherMaxDeliver = 5;
-  /** How often the scheduler looks for due scheduled posts. */
+  /** How often the scheduler looks for due scheduled posts and stalled publications. */
   schedulerIntervalMs = 1_000;
+  /**
+   * A publication still running this long after it was asked for is closed:
+   * accounts without an outcome fail (publish_abandoned). Longer than every
+   * redelivery of the publisher's consumer put together.
+   */
+  publishAbandonAfterMs = 15 * 60_000;
   /** The time every decision is taken at; tests move it (the six-hour rule) without sleeping. */
   now: () => Date = () => new Date();
 
@@ -80,6 +86,7 @@ export class AppConfig {
     config.publisherAckWaitMs = int('PUBLISHER_ACK_WAIT_MS', config.publisherAckWaitMs);
     config.publisherMaxDeliver = int('PUBLISHER_MAX_DELIVER', config.publisherMaxDeliver);
     config.schedulerIntervalMs = int('SCHEDULER_INTERVAL_MS', config.schedulerIntervalMs);
+    config.publishAbandonAfterMs = int('PUBLISH_ABANDON_AFTER_MS', config.publishAbandonAfterMs);
     if (errors.length) throw new Error(`invalid configuration:\n  ${errors.join('\n  ')}`);
     return config;
   }

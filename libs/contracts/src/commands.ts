@@ -58,6 +58,11 @@ export interface FireScheduledPostCommand {
   postId: string;
 }
 
+/** posts.abandon-publication: the scheduler found a publication running past every bound. */
+export interface AbandonPublicationCommand {
+  postId: string;
+}
+
 /** posts.start-account-publish: the publisher records the boundary before calling the platform. */
 export interface StartAccountPublishCommand {
   postId: string;

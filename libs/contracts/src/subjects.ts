@@ -40,6 +40,7 @@ export type CommandName =
   | 'posts.edit'
   | 'posts.delete'
   | 'posts.fire-scheduled'
+  | 'posts.abandon-publication'
   | 'posts.start-account-publish'
   | 'posts.record-account-outcome'
   | 'posts.record-first-comment'

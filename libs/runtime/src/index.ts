@@ -1,2 +1,3 @@
 export * from './create-http-app';
 export * from './run-main';
+export * from './periodic-task';

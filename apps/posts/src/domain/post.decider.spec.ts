@@ -145,6 +145,27 @@ describe('Post decider: publication', () => {
     expect(requested).toEqual([{ type: 'PublishRequested', data: expect.objectContaining({ attempt: 1, accounts: [x, fb] }) }]);
   });
 
+  it('fires a due scheduled post, expires one more than six hours late, and ignores one not yet due', () => {
+    const scheduled = decide(create({ scheduledAt: '2030-01-01T13:00:00Z' }), initialState());
+    const at = (iso: string) => decide({ type: 'FireScheduledPost', now: new Date(iso) }, given(scheduled));
+    expect(at('2030-01-01T12:59:59Z')).toEqual([]);
+    expect(at('2030-01-01T13:00:00Z')).toEqual([{ type: 'PublishRequested', data: expect.objectContaining({ attempt: 1 }) }]);
+    expect(at('2030-01-01T19:00:00Z')).toEqual([{ type: 'PublishRequested', data: expect.objectContaining({ attempt: 1 }) }]);
+    expect(at('2030-01-01T19:00:01Z')).toEqual([{ type: 'ScheduledPostExpired', data: expect.objectContaining({ error: expect.objectContaining({ code: 'schedule_expired' }) }) }]);
+    const fired = [...scheduled, ...at('2030-01-01T13:00:00Z')];
+    expect(decide({ type: 'FireScheduledPost', now: new Date('2030-01-01T13:00:01Z') }, given(fired))).toEqual([]);
+  });
+
+  it('edits a scheduled post before its time and refuses after it (409)', () => {
+    const scheduled = decide(create({ scheduledAt: '2030-01-01T13:00:00Z' }), initialState());
+    const edit = (iso: string) => ({ type: 'EditPost' as const, changes: { content: 'v2' }, now: new Date(iso) });
+    expect(decide(edit('2030-01-01T12:59:00Z'), given(scheduled))).toEqual([{ type: 'PostEdited', data: expect.objectContaining({ content: 'v2' }) }]);
+    expect(thenError(edit('2030-01-01T13:00:00Z'), given(scheduled)).code).toBe('post_not_editable');
+    expect(thenError({ type: 'DeletePost', now: new Date('2030-01-01T13:00:00Z') }, given(scheduled)).code).toBe('post_not_editable');
+    const unscheduled = decide({ type: 'EditPost', changes: { scheduledAt: null }, now }, given(scheduled));
+    expect(given([...scheduled, ...unscheduled])).toMatchObject({ status: 'draft', data: { scheduledAt: null } });
+  });
+
   it('refuses to publish a post that is not a draft or scheduled', () => {
     expect(thenError({ type: 'PublishPost', now }, given([...created, ...requested])).code).toBe('post_not_publishable');
   });
@@ -196,6 +217,16 @@ describe('Post decider: publication', () => {
     expect(after.at(-1)).toMatchObject({ type: 'FirstCommentPosted', data: { index: 0, platformCommentId: 'c-1' } });
     expect(decide(comment, given(after))).toEqual([]);
     expect(thenError({ ...comment, accountId: 'a-fb' }, given(history)).code).toBe('not_found');
+  });
+
+  it('closes a stalled publication: started accounts end outcome_unknown, pending ones publish_abandoned, then completes', () => {
+    const history = run(run([...created, ...requested], start('a-x')), { type: 'AbandonPublication', now: later });
+    expect(history.slice(-3)).toEqual([
+      { type: 'AccountPublishFailed', data: expect.objectContaining({ accountId: 'a-x', error: expect.objectContaining({ code: 'outcome_unknown', retryable: false }) }) },
+      { type: 'AccountPublishFailed', data: expect.objectContaining({ accountId: 'a-fb', error: expect.objectContaining({ code: 'publish_abandoned', retryable: true }) }) },
+      { type: 'PublishCompleted', data: expect.objectContaining({ status: 'failed' }) },
+    ]);
+    expect(decide({ type: 'AbandonPublication', now: later }, given(history))).toEqual([]);
   });
 
   it('refuses commands on a post that does not exist', () => {

@@ -92,7 +92,14 @@ export interface FireScheduledPost {
   now: Date;
 }
 
+/** The scheduler found the publication running past every bound: close the accounts still without an outcome. */
+export interface AbandonPublication {
+  type: 'AbandonPublication';
+  now: Date;
+}
+
 export type PostCommand =
+  | AbandonPublication
   | CreatePost
   | PublishPost
   | RetryPublish
@@ -114,6 +121,8 @@ export function decide(command: PostCommand, state: PostState): PostEvent[] {
       return [{ type: 'PostDeleted', data: { postId: state.data.postId, deletedAt: command.now.toISOString() } }];
     case 'FireScheduledPost':
       return decideFire(command, state);
+    case 'AbandonPublication':
+      return decideAbandon(command, state);
     case 'PublishPost':
       return decidePublish(command, state);
     case 'RetryPublish':
@@ -215,6 +224,24 @@ function decideEdit(command: EditPost, state: ExistingPost): PostEvent[] {
   }
   const defined = Object.fromEntries(Object.entries({ ...changes, scheduledAt }).filter(([, value]) => value !== undefined));
   return [{ type: 'PostEdited', data: { postId: state.data.postId, ...defined, editedAt: command.now.toISOString() } }];
+}
+
+function decideAbandon(command: AbandonPublication, state: ExistingPost): PostEvent[] {
+  if (state.status !== 'publishing') return [];
+  const open = Object.values(state.accounts).filter((progress) => progress.attempt === state.attempt && !hasOutcome(progress));
+  const events: PostEvent[] = [];
+  let current = state;
+  for (const progress of open) {
+    // A started account may be live: its outcome is unknown, and it is never re-sent by a retry on its own.
+    const error =
+      progress.status === 'started'
+        ? { code: 'outcome_unknown', message: 'the publisher stopped while publishing to this account; check the account before retrying', retryable: false }
+        : { code: 'publish_abandoned', message: 'the publication was never attempted for this account; retry it', retryable: true };
+    const decided = decideOutcome({ type: 'RecordAccountOutcome', accountId: progress.account.accountId, attempt: state.attempt, outcome: { status: 'failed', error }, now: command.now }, current);
+    events.push(...decided);
+    current = decided.reduce(evolve, current) as ExistingPost;
+  }
+  return events;
 }
 
 function decideFire(command: FireScheduledPost, state: ExistingPost): PostEvent[] {

@@ -109,7 +109,10 @@ export async function projectPostEvent(client: PoolClient, recorded: RecordedEve
   switch (event.type) {
     case 'PublishRequested': {
       const retried = new Set((event.data as PublishRequestedData).accounts.map((a) => a.accountId));
-      change = { sql: `status = 'publishing', error_message = NULL, results = $3`, params: [JSON.stringify(row.results.filter((r) => !retried.has(r.accountId)))] };
+      change = {
+        sql: `status = 'publishing', error_message = NULL, results = $3, publishing_since = $4`,
+        params: [JSON.stringify(row.results.filter((r) => !retried.has(r.accountId))), (event.data as PublishRequestedData).requestedAt],
+      };
       break;
     }
     case 'AccountPublished':

@@ -1,57 +1,66 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
 import { AppConfig } from '@app/config';
-import { FireScheduledPostCommand } from '@app/contracts';
+import { CommandName } from '@app/contracts';
 import { PG_POOL } from '@app/database';
 import { CommandClient } from '@app/messaging';
+import { PeriodicTask } from '@app/runtime';
 
 const BATCH = 200;
 
 /**
- * Fires scheduled posts when they are due. The read model only says which
- * posts to look at; the Post decider decides (publish, expire when more than
- * six hours late, or nothing if it was edited, deleted or already fired), so
- * any number of replicas can run this and a post still fires once. Nothing is
- * kept in memory: after a restart the next tick finds whatever is due.
+ * The publication clock. Each pass fires the scheduled posts that are due and
+ * closes publications that have run past every bound (a publisher that died on
+ * its last delivery), so every post reaches a final state.
+ *
+ * The read model only says which posts to look at; the Post decider decides
+ * (publish, expire when more than six hours late, or nothing if the post was
+ * edited, deleted or already fired), so any number of replicas can run this
+ * and a post still fires once. Nothing is kept in memory: after a restart the
+ * next pass finds whatever is due.
  */
 @Injectable()
 export class DuePostsScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(DuePostsScheduler.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly config: AppConfig,
     @Inject(PG_POOL) private readonly pool: Pool,
     private readonly commands: CommandClient,
-  ) {}
+  ) {
+    this.task = new PeriodicTask('scheduler pass', config.schedulerIntervalMs, () => this.tick(), this.logger);
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.tick()
-        .then(() => undefined)
-        .catch((error: unknown) => this.logger.warn(`scheduler tick failed: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(() => (this.running = null));
-    }, this.config.schedulerIntervalMs);
+    this.task.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.task.stop();
   }
 
-  /** One pass: every post whose time has come, oldest first. */
+  /** One pass; returns how many posts it sent a command for. */
   async tick(): Promise<number> {
-    const { rows } = await this.pool.query<{ id: string }>(
+    const now = this.config.now();
+    const due = await this.pool.query<{ id: string }>(
       `SELECT id FROM post_views WHERE status = 'scheduled' AND scheduled_at <= $1 ORDER BY scheduled_at LIMIT ${BATCH}`,
-      [this.config.now()],
+      [now],
     );
-    for (const { id } of rows) {
-      const command: FireScheduledPostCommand = { postId: id };
-      await this.commands.request('posts.fire-scheduled', command).catch((error: unknown) => {
-        this.logger.warn(`post ${id} not fired this time: ${error instanceof Error ? error.message : String(error)}`);
+    const stalled = await this.pool.query<{ id: string }>(
+      `SELECT id FROM post_views WHERE status = 'publishing' AND publishing_since <= $1 ORDER BY publishing_since LIMIT ${BATCH}`,
+      [new Date(now.getTime() - this.config.publishAbandonAfterMs)],
+    );
+    await this.send('posts.fire-scheduled', due.rows);
+    await this.send('posts.abandon-publication', stalled.rows);
+    return due.rows.length + stalled.rows.length;
+  }
+
+  private async send(name: CommandName, posts: Array<{ id: string }>): Promise<void> {
+    for (const { id } of posts) {
+      await this.commands.request(name, { postId: id }).catch((error: unknown) => {
+        this.logger.warn(`${name} ${id} not done this pass: ${error instanceof Error ? error.message : String(error)}`);
       });
     }
-    return rows.length;
   }
 }
