@@ -1,12 +1,6 @@
 import 'reflect-metadata';
-import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { Client } from 'pg';
-import { createPool, migrate } from '@app/database';
-import { TokenCipher, WorkspaceStore } from '@app/workspaces';
+import { randomUUID } from 'node:crypto';
+import { createBenchDatabase, startService } from './bench-environment';
 import { formatRow, measure, Measured } from './stats';
 
 /**
@@ -14,60 +8,28 @@ import { formatRow, measure, Measured } from './stats';
  * baseline of plain single-row inserts measured in the same run, and list
  * latency with 1,000,000 posts in the read model. Figures go in the README.
  */
-const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const CREATES = Number(process.env.BENCH_CREATES ?? 4000);
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 2000);
 
-async function adminQuery(sql: string): Promise<void> {
-  const client = new Client({ connectionString: SERVER });
-  await client.connect();
-  await client.query(sql);
-  await client.end();
-}
-
-async function startService(databaseUrl: string, tokenKey: string) {
-  const namespace = `bench${randomBytes(3).toString('hex')}`;
-  const processes = await Promise.all(['projector', 'posts', 'gateway'].map((app) => startApp(app, databaseUrl, tokenKey, namespace)));
-  return { url: processes[2].url, stop: () => processes.forEach((p) => p.stop()) };
-}
-
-async function startApp(app: string, databaseUrl: string, tokenKey: string, namespace: string) {
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : []), join(__dirname, 'stack-process.js'), app], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, NATS_URL, NATS_NAMESPACE: namespace, TOKEN_ENCRYPTION_KEY: tokenKey, DATABASE_POOL_SIZE: '20' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
-  return { url: (JSON.parse(line) as { url: string }).url, stop: () => child.kill('SIGTERM') };
-}
-
 async function main(): Promise<void> {
-  const name = `bench_${Date.now().toString(36)}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
-  const url = new URL(SERVER);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
-  const pool = createPool(databaseUrl, CONCURRENCY);
+  const db = await createBenchDatabase(CONCURRENCY);
   const results: Measured[] = [];
   let service: Awaited<ReturnType<typeof startService>> | null = null;
   try {
-    await migrate(databaseUrl);
-    const tokenKey = randomBytes(32).toString('base64');
-    const store = new WorkspaceStore(pool, new TokenCipher(Buffer.from(tokenKey, 'base64')));
-    const workspace = await store.createWorkspace('bench');
-    const { key } = await store.createKey(workspace.id, ['read', 'write']);
-    await store.connectAccount({ workspaceId: workspace.id, platform: 'x', handle: '@bench', token: 't' });
+    const workspace = await db.store.createWorkspace('bench');
+    const { key } = await db.store.createKey(workspace.id, ['read', 'write']);
+    await db.store.connectAccount({ workspaceId: workspace.id, platform: 'x', handle: '@bench', token: 't' });
 
     // Baseline: the same number of single-row inserts, same concurrency, straight into Postgres.
-    await pool.query('CREATE TABLE bench_baseline (id uuid PRIMARY KEY, workspace_id uuid NOT NULL, content text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())');
+    await db.pool.query('CREATE TABLE bench_baseline (id uuid PRIMARY KEY, workspace_id uuid NOT NULL, content text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())');
     const baseline = await measure('baseline: single-row INSERT', CREATES, CONCURRENCY, async () => {
-      await pool.query('INSERT INTO bench_baseline (id, workspace_id, content) VALUES ($1, $2, $3)', [randomUUID(), workspace.id, 'Hello from the bench']);
+      await db.pool.query('INSERT INTO bench_baseline (id, workspace_id, content) VALUES ($1, $2, $3)', [randomUUID(), workspace.id, 'Hello from the bench']);
     });
     results.push(baseline);
 
-    service = await startService(databaseUrl, tokenKey);
+    service = await startService(db, ['projector', 'posts', 'gateway']);
     const post = (body: unknown) =>
       fetch(`${service!.url}/api/v1/posts`, {
         method: 'POST',
@@ -87,14 +49,14 @@ async function main(): Promise<void> {
 
     // 1,000,000 posts in the read model for this workspace, written directly (the projection's table).
     const t0 = Date.now();
-    await pool.query(
+    await db.pool.query(
       `INSERT INTO post_views (id, workspace_id, content, content_preview, platforms, accounts, media_urls, first_comments, status, created_at, version)
        SELECT gen_random_uuid(), $1, 'seeded post ' || g, 'seeded post ' || g, ARRAY['x'], '[]', '[]', '[]',
               (ARRAY['draft','scheduled','published','partial','failed'])[1 + g % 5], now() - make_interval(secs => g), 1
        FROM generate_series(1, $2::int) AS g`,
       [workspace.id, LIST_ROWS],
     );
-    await pool.query('ANALYZE post_views');
+    await db.pool.query('ANALYZE post_views');
     process.stdout.write(`seeded ${LIST_ROWS} posts in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
     const get = async (path: string) => {
       const response = await fetch(`${service!.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
@@ -110,9 +72,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\nend-to-end draft creation / plain insert throughput: ${((creates.perSecond / baseline.perSecond) * 100).toFixed(1)}%\n`);
   } finally {
     service?.stop();
-    await pool.end();
-    await new Promise((r) => setTimeout(r, 500));
-    await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await db.drop();
   }
 }
 

@@ -1,22 +1,24 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@app/config';
 import { HttpAppOptions } from '@app/runtime';
+import { createCommentsApp } from '../../apps/comments/src/comments.app';
 import { createGatewayApp } from '../../apps/gateway/src/gateway.app';
 import { createPostsApp } from '../../apps/posts/src/posts.app';
 import { createProjectorApp } from '../../apps/projector/src/projector.app';
 import { createPublisherApp } from '../../apps/publisher/src/publisher.app';
 
-export type AppName = 'gateway' | 'posts' | 'projector' | 'publisher';
+export type AppName = 'gateway' | 'posts' | 'projector' | 'publisher' | 'comments';
 
 export const APP_FACTORIES: Record<AppName, (config: AppConfig, options?: HttpAppOptions) => Promise<NestFastifyApplication>> = {
   gateway: createGatewayApp,
   posts: createPostsApp,
   projector: createProjectorApp,
   publisher: createPublisherApp,
+  comments: createCommentsApp,
 };
 
 /** Start order: the feed followers first, then the command side, then the API. */
-export const ALL_APPS: AppName[] = ['projector', 'posts', 'publisher', 'gateway'];
+export const ALL_APPS: AppName[] = ['projector', 'posts', 'publisher', 'comments', 'gateway'];
 
 /**
  * Runs the apps in one process (npm start, the bench, the tests). Workers are

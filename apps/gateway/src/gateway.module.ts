@@ -4,15 +4,20 @@ import { Pool } from 'pg';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { DatabaseModule, PG_POOL } from '@app/database';
 import { HealthModule } from '@app/health';
+import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
-import { POST_VIEWS_PROJECTION, PostViewsReader, ProjectionWaiter } from '@app/read-models';
+import { CommentViewsReader, POST_VIEWS_PROJECTION, PostViewsReader, ProjectionWaiter } from '@app/read-models';
 import { WorkspacesModule } from '@app/workspaces';
 import { AccountsController } from './accounts/accounts.controller';
+import { CommentsController } from './comments/comments.controller';
+import { MetaWebhookController } from './comments/meta-webhook.controller';
+import { RawBodyCapture } from './comments/raw-body.capture';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { KeyAuthenticator } from './auth/key-authenticator';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { PostAnswers } from './posts/post-answers';
 import { PostsController } from './posts/posts.controller';
+import { RATE_LIMIT_PROVIDERS } from './rate-limit/rate-limit.providers';
 
 /** The HTTP API: keys and scopes, validation, commands out over NATS, lists from the read models. */
 @Module({})
@@ -22,14 +27,18 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, HealthModule],
-      controllers: [PostsController, AccountsController],
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, HealthModule, ObservabilityModule],
+      controllers: [PostsController, AccountsController, CommentsController, MetaWebhookController],
       providers: [
         KeyAuthenticator,
         PostAnswers,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
+        // After ApiKeyGuard: limits are per key, so they need its principal.
+        ...RATE_LIMIT_PROVIDERS,
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: PostViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new PostViewsReader(pool) },
+        { provide: CommentViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new CommentViewsReader(pool) },
+        RawBodyCapture,
         {
           provide: ProjectionWaiter,
           inject: [PG_POOL, AppConfig],

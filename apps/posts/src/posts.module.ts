@@ -3,6 +3,7 @@ import { AppConfig, AppConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { EventStoreModule } from '@app/event-store';
 import { HealthModule } from '@app/health';
+import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
 import { WorkspacesModule } from '@app/workspaces';
 import { CreatePostHandler } from './create-post/create-post.handler';
@@ -19,7 +20,7 @@ export class PostsModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: PostsModule,
-      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, WorkspacesModule, HealthModule],
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, WorkspacesModule, HealthModule, ObservabilityModule],
       providers: [PostCommandRunner, CreatePostHandler, PublishPostHandler, PublicationHandler, EditPostHandler, SchedulerCommandsHandler, PostsCommandsServer],
     };
   }

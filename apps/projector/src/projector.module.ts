@@ -3,6 +3,7 @@ import { AppConfig, AppConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { EventStoreModule } from '@app/event-store';
 import { HealthModule } from '@app/health';
+import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
 import { ProjectorService } from './projector.service';
 
@@ -12,7 +13,7 @@ export class ProjectorModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: ProjectorModule,
-      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, HealthModule],
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, HealthModule, ObservabilityModule],
       providers: [ProjectorService],
     };
   }

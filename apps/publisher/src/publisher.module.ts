@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { HealthModule, READINESS_CHECKS, ReadinessCheck } from '@app/health';
+import { ObservabilityModule } from '@app/observability';
 import { CommandClient, MessagingModule } from '@app/messaging';
 import { ConnectorRegistry } from '@app/platforms';
 import { QuotasModule } from '@app/quotas';
@@ -17,7 +18,7 @@ export class PublisherModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: PublisherModule,
-      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, QuotasModule, HealthModule],
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, QuotasModule, HealthModule, ObservabilityModule],
       providers: [
         { provide: ConnectorRegistry, useFactory: () => new ConnectorRegistry({ endpoints: config.platformEndpoints, retry: config.platformRetry }) },
         { provide: PostsPublication, inject: [CommandClient], useFactory: (commands: CommandClient) => new PostsPublication(commands) },

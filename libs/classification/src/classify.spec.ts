@@ -129,14 +129,11 @@ describe('classifyComment', () => {
       expect(new Set(tags).size).toBe(tags.length);
     });
 
-    it('is deterministic and fast enough to run on every ingested comment', () => {
+    // Its speed is measured by npm run bench:comments, not asserted here (timings in unit tests flake).
+    it('is deterministic', () => {
       const texts = ['great, another outage 🙃', 'How much is shipping to Spain?', 'Check my profile 👉 bit.ly/x', 'Me encanta 😍'];
       const first = texts.map(classifyComment);
-      const started = process.hrtime.bigint();
-      for (let round = 0; round < 500; round += 1) expect(texts.map(classifyComment)).toEqual(first);
-      const microsecondsEach = Number(process.hrtime.bigint() - started) / 1000 / (500 * texts.length);
-      // Measured about 0.25 ms on average over the fixtures (mostly VADER); 1 ms leaves room for slow CI machines.
-      expect(microsecondsEach).toBeLessThan(1000);
+      for (let round = 0; round < 20; round += 1) expect(texts.map(classifyComment)).toEqual(first);
     });
   });
 });

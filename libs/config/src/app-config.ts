@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { Platform, PLATFORMS } from '@app/contracts';
 import { DEFAULT_PLATFORM_ENDPOINTS, PlatformEndpoints, platformEndpointsFromEnv, RetryPolicy } from '@app/platforms';
 
 export type EventStoreKind = 'postgres' | 'eventstoredb';
+
+/** Comment polling per platform: a minute, five on X (recent search allows few calls per 15 minutes). */
+const DEFAULT_COMMENTS_POLL_INTERVAL_MS: Record<Platform, number> = {
+  ...(Object.fromEntries(PLATFORMS.map((p) => [p, 60_000])) as Record<Platform, number>),
+  x: 5 * 60_000,
+};
 
 /**
  * Everything a process reads from its environment, read once and checked at
@@ -45,6 +52,21 @@ export class AppConfig {
    * redelivery of the publisher's consumer put together.
    */
   publishAbandonAfterMs = 15 * 60_000;
+  /**
+   * How often the comments service polls each platform for comments under the
+   * published items. Per platform, inside its read limits (X's recent search is
+   * the tightest); COMMENTS_POLL_INTERVAL_MS sets one value for all of them.
+   * A platform answering rate_limited is left alone longer (doubling, up to an hour).
+   */
+  commentsPollIntervalMs: Record<Platform, number> = { ...DEFAULT_COMMENTS_POLL_INTERVAL_MS };
+  /** Meta app secret: verifies X-Hub-Signature-256 on Meta's webhooks; without it every webhook call is refused. */
+  metaAppSecret: string | null = null;
+  /** The verify token Meta's webhook subscription handshake must present (hub.verify_token). */
+  metaWebhookVerifyToken: string | null = null;
+  /** Requests per minute per API key, every authenticated route (0 switches the limit off). */
+  rateLimitGeneralPerMinute = 600;
+  /** Replies per minute per API key (spec, Limits: 20), on top of the general limit (0: off). */
+  rateLimitRepliesPerMinute = 20;
   /** The time every decision is taken at; tests move it (the six-hour rule) without sleeping. */
   now: () => Date = () => new Date();
 
@@ -87,6 +109,12 @@ export class AppConfig {
     config.publisherMaxDeliver = int('PUBLISHER_MAX_DELIVER', config.publisherMaxDeliver);
     config.schedulerIntervalMs = int('SCHEDULER_INTERVAL_MS', config.schedulerIntervalMs);
     config.publishAbandonAfterMs = int('PUBLISH_ABANDON_AFTER_MS', config.publishAbandonAfterMs);
+    const pollEvery = int('COMMENTS_POLL_INTERVAL_MS', 0);
+    if (pollEvery > 0) config.commentsPollIntervalMs = Object.fromEntries(PLATFORMS.map((p) => [p, pollEvery])) as Record<Platform, number>;
+    config.metaAppSecret = env.META_APP_SECRET || null;
+    config.metaWebhookVerifyToken = env.META_WEBHOOK_VERIFY_TOKEN || null;
+    config.rateLimitGeneralPerMinute = int('RATE_LIMIT_GENERAL_PER_MINUTE', config.rateLimitGeneralPerMinute);
+    config.rateLimitRepliesPerMinute = int('RATE_LIMIT_REPLIES_PER_MINUTE', config.rateLimitRepliesPerMinute);
     if (errors.length) throw new Error(`invalid configuration:\n  ${errors.join('\n  ')}`);
     return config;
   }

@@ -36,8 +36,18 @@ export const ERROR_CODES = {
   post_not_retryable: { status: 409, description: 'Only a partial or failed post has accounts to retry.' },
   precondition_failed: { status: 412, description: 'If-Match names a version of the post that is no longer current; GET it again.' },
   idempotency_key_reused: { status: 422, description: 'The Idempotency-Key was already used with a different request body.' },
+  rate_limited: { status: 429, description: 'The key has sent more requests than a rate limit allows; retry after Retry-After seconds (details.limit, details.windowSeconds).' },
   service_unavailable: { status: 503, description: 'A backing service did not answer in time; retry later. Nothing is known to have been created.' },
   internal_error: { status: 500, description: 'An unexpected failure.' },
+  unknown_comment: { status: 404, description: 'commentId names no comment stored for this workspace on that platform (a platform id from elsewhere, or another workspace\'s comment).' },
+  comment_platform_mismatch: { status: 400, description: 'platform is not the platform of the comment commentId names.' },
+  account_platform_mismatch: { status: 400, description: 'accountId is an account on another platform than the comment; there is no fallback.' },
+  reply_message_invalid: { status: 400, description: 'The reply message is empty or over 2,200 characters.' },
+  platform_rejected: { status: 502, description: 'The platform refused the reply; details carry its {code, message, retryable}. Nothing was posted.' },
+  platform_outcome_unknown: { status: 504, description: 'The platform did not answer the reply in time; it may or may not be live. Check before sending it again.' },
+  x_quota_exhausted: { status: 429, description: 'The workspace\'s monthly pool of X posts and replies is used up; the platform was not called.' },
+  webhook_signature_invalid: { status: 401, description: 'A webhook call without a valid X-Hub-Signature-256 (missing, malformed, or not the HMAC of the body); nothing was stored.' },
+  webhook_verification_failed: { status: 403, description: 'A webhook verification request with a wrong hub.mode or hub.verify_token.' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -8,3 +8,6 @@ export * from './envelope';
 export * from './subjects';
 export * from './post-api';
 export * from './commands';
+export * from './comment-events';
+export * from './comment-api';
+export * from './comment-commands';

@@ -44,7 +44,9 @@ export type CommandName =
   | 'posts.start-account-publish'
   | 'posts.record-account-outcome'
   | 'posts.record-first-comment'
-  | 'posts.get-publication';
+  | 'posts.get-publication'
+  | 'comments.ingest-webhook'
+  | 'comments.reply';
 
 export function categoryOf(streamId: string): string {
   const dash = streamId.indexOf('-');

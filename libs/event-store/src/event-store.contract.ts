@@ -12,15 +12,26 @@ function event(type: string, data: Record<string, unknown> = {}): NewEvent {
   return { eventId: randomUUID(), type, data, metadata: { workspaceId: 'w-1', version: 1 } };
 }
 
-async function readAllFrom(store: EventStore, after: GlobalPosition, streams: Set<string>): Promise<RecordedEvent[]> {
+/**
+ * Reads the feed after `after` until `expected` events of `streams` have been
+ * seen. Appended events become readable once every older transaction has
+ * ended (on PostgreSQL, in the whole cluster), so a busy server shows them a
+ * moment later: wait for them, up to a bound.
+ */
+async function readAllFrom(store: EventStore, after: GlobalPosition, streams: Set<string>, expected: number): Promise<RecordedEvent[]> {
   const seen: RecordedEvent[] = [];
+  const deadline = Date.now() + 10_000;
   let position = after;
-  for (;;) {
+  while (seen.length < expected && Date.now() < deadline) {
     const batch = await store.readAll(position, 100);
-    if (batch.length === 0) return seen;
+    if (batch.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      continue;
+    }
     seen.push(...batch.filter((e) => streams.has(e.streamId)));
     position = batch[batch.length - 1].position;
   }
+  return seen;
 }
 
 /**
@@ -92,10 +103,10 @@ export function describeEventStoreContract(name: string, setUp: () => Promise<Co
       await harness.store.append(b, [event('B1'), event('B2')], 'no_stream');
       await harness.store.append(a, [event('A2')], 0n);
       const streams = new Set([a, b]);
-      const all = await readAllFrom(harness.store, start, streams);
+      const all = await readAllFrom(harness.store, start, streams, 4);
       expect(all.map((e) => e.type)).toEqual(['A1', 'B1', 'B2', 'A2']);
       for (let i = 1; i < all.length; i++) expect(comparePositions(all[i - 1].position, all[i].position)).toBe(-1);
-      const rest = await readAllFrom(harness.store, all[1].position, streams);
+      const rest = await readAllFrom(harness.store, all[1].position, streams, 2);
       expect(rest.map((e) => e.type)).toEqual(['B2', 'A2']);
     });
 

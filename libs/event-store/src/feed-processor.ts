@@ -1,7 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
+import { FEED_LAG_COUNT_LIMIT, trackFeedLag } from '@app/observability';
 import { BatchHandler, EventStore, FeedSubscription } from './event-store.port';
 import { CheckpointStore } from './checkpoint-store';
+import { GlobalPosition } from './position';
 
 export interface FeedProcessorOptions {
   /** Names the checkpoint and the leadership lock. */
@@ -28,6 +30,9 @@ export class FeedProcessor {
   private lockClient: Client | null = null;
   private loop: Promise<void> | null = null;
   private wakeRetry: (() => void) | null = null;
+  /** Where this leader has handled the feed up to (null when not leading). */
+  private position: GlobalPosition | null = null;
+  private untrackLag: (() => void) | null = null;
   isLeader = false;
 
   constructor(private readonly options: FeedProcessorOptions) {
@@ -35,11 +40,13 @@ export class FeedProcessor {
   }
 
   start(): void {
+    this.untrackLag ??= trackFeedLag(this.options.name, () => this.lag());
     this.loop ??= this.run();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.untrackLag?.();
     this.wakeRetry?.();
     await this.subscription?.stop();
     await this.loop;
@@ -53,6 +60,7 @@ export class FeedProcessor {
         if (!this.stopped) this.logger.warn(`restarting after: ${error instanceof Error ? error.message : String(error)}`);
       } finally {
         this.isLeader = false;
+        this.position = null;
         this.subscription = null;
         await this.lockClient?.end().catch(() => undefined);
         this.lockClient = null;
@@ -78,8 +86,20 @@ export class FeedProcessor {
     if (this.stopped) return;
     this.isLeader = true;
     const from = await this.options.checkpoints.load(this.options.name);
-    this.subscription = this.options.store.subscribeToAll(from, this.options.handle);
+    this.position = from;
+    this.subscription = this.options.store.subscribeToAll(from, async (events) => {
+      await this.options.handle(events);
+      this.position = events[events.length - 1].position;
+    });
     await Promise.race([this.subscription.done, lockLost]);
+  }
+
+  /** Events stored after what this leader has handled (up to a limit), and the age of the oldest; null when not leading. */
+  private async lag(): Promise<{ events: number; seconds: number } | null> {
+    const position = this.position;
+    if (!this.isLeader || !position) return null;
+    const pending = await this.options.store.readAll(position, FEED_LAG_COUNT_LIMIT);
+    return { events: pending.length, seconds: pending.length ? Math.max(0, (Date.now() - pending[0].createdAt.getTime()) / 1000) : 0 };
   }
 
   private pause(ms: number): Promise<void> {

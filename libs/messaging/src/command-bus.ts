@@ -1,10 +1,11 @@
+import { Logger } from '@nestjs/common';
 import { ErrorCode, Subjects, CommandName, CommandReply, DomainError } from '@app/contracts';
+import { commandsHandled, currentRequestId, extractTraceContext, injectTraceContext, REQUEST_ID_HEADER, runInRequestContext } from '@app/observability';
 import { headers as natsHeaders, JSONCodec, NatsConnection, Subscription, ErrorCode as NatsErrorCode, NatsError } from 'nats';
 
 const codec = JSONCodec();
 
-/** The request-id header carried from the gateway into every service a request touches. */
-export const REQUEST_ID_HEADER = 'x-request-id';
+export { REQUEST_ID_HEADER };
 
 /** Sends commands over NATS request/reply and turns a refusal back into a DomainError. */
 export class CommandClient {
@@ -14,9 +15,11 @@ export class CommandClient {
     private readonly timeoutMs: number,
   ) {}
 
-  async request<T>(name: CommandName, payload: unknown, requestId?: string): Promise<T> {
+  /** requestId defaults to the request, command or event being handled, so it follows the work across services. */
+  async request<T>(name: CommandName, payload: unknown, requestId = currentRequestId()): Promise<T> {
     const h = natsHeaders();
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
+    injectTraceContext(h);
     let reply: CommandReply<T>;
     try {
       const msg = await this.nc.request(this.subjects.command(name), codec.encode(payload), { timeout: this.timeoutMs, headers: h });
@@ -40,6 +43,8 @@ export type CommandHandler = (payload: unknown, context: { requestId: string | u
  * Answers commands on a queue group, so replicas share the load. A DomainError
  * becomes a refusal reply; anything else an internal_error reply (and is logged
  * by the caller's onError) — the requester is never left to time out.
+ * Each command runs in the request context its headers carry (request id,
+ * trace context), is counted in commands_handled_total and logged once.
  */
 export function serveCommands(
   nc: NatsConnection,
@@ -48,26 +53,34 @@ export function serveCommands(
   handlers: Partial<Record<CommandName, CommandHandler>>,
   onError: (error: unknown, name: CommandName) => void,
 ): Subscription[] {
+  const logger = new Logger(`Commands:${queue}`);
   return Object.entries(handlers).map(([name, handler]) =>
     nc.subscribe(subjects.command(name as CommandName), {
       queue,
       callback: (err, msg) => {
         if (err) return onError(err, name as CommandName);
         const requestId = msg.headers?.get(REQUEST_ID_HEADER) || undefined;
-        void (async () => {
+        void runInRequestContext({ requestId, trace: extractTraceContext(msg.headers) }, async () => {
+          const started = performance.now();
           let reply: CommandReply<unknown>;
+          let outcome: 'ok' | 'refused' | 'error' = 'ok';
           try {
             reply = { ok: true, value: await handler!(codec.decode(msg.data), { requestId }) };
           } catch (error) {
             if (error instanceof DomainError) {
+              outcome = 'refused';
               reply = { ok: false, error: error.toBody().error };
             } else {
+              outcome = 'error';
               onError(error, name as CommandName);
               reply = { ok: false, error: { code: 'internal_error', message: 'the command failed unexpectedly' } };
             }
           }
           msg.respond(codec.encode(reply));
-        })();
+          commandsHandled.inc({ command: name, outcome });
+          const durationMs = Math.round((performance.now() - started) * 10) / 10;
+          logger.log({ msg: `${name} ${outcome} ${durationMs}ms`, command: name, outcome, durationMs });
+        });
       },
     }),
   );

@@ -1,4 +1,6 @@
+import { Logger } from '@nestjs/common';
 import { EventEnvelope } from '@app/contracts';
+import { eventRedeliveries, eventsHandled, extractTraceContext, REQUEST_ID_HEADER, runInRequestContext } from '@app/observability';
 import {
   AckPolicy,
   ConsumerConfig,
@@ -17,6 +19,8 @@ const codec = JSONCodec<EventEnvelope>();
 /** What a handler gets for one delivery of one event. */
 export interface EventDelivery<T = unknown> {
   envelope: EventEnvelope<T>;
+  /** The request that caused the event (its x-request-id header); the handler also runs in its context. */
+  requestId: string | undefined;
   /** 1 on the first delivery. */
   deliveryCount: number;
   /** True when JetStream will not deliver this event again (max_deliver reached): a failure now is final. */
@@ -126,11 +130,14 @@ export class EventConsumer {
   private readonly inFlight = new Map<number, InFlight>();
   private stalled: string | null = null;
   private stopped = false;
+  private readonly logger: Logger;
 
   private constructor(
     private readonly nc: NatsConnection,
     private readonly options: EventConsumerOptions,
-  ) {}
+  ) {
+    this.logger = new Logger(`Events:${options.durableName}`);
+  }
 
   static async start(nc: NatsConnection, options: EventConsumerOptions): Promise<EventConsumer> {
     await ensureConsumer(nc, options);
@@ -175,8 +182,16 @@ export class EventConsumer {
     this.inFlight.set(msg.seq, { settled, abort });
   }
 
-  /** Runs the handler; never rejects. */
-  private async handle(msg: JsMsg, signal: AbortSignal): Promise<Settle> {
+  /**
+   * Runs the handler in the request context the message carries (request id,
+   * trace context), counts and logs the delivery; never rejects.
+   */
+  private handle(msg: JsMsg, signal: AbortSignal): Promise<Settle> {
+    const requestId = msg.headers?.get(REQUEST_ID_HEADER) || undefined;
+    return runInRequestContext({ requestId, trace: extractTraceContext(msg.headers) }, () => this.handleInContext(msg, requestId, signal));
+  }
+
+  private async handleInContext(msg: JsMsg, requestId: string | undefined, signal: AbortSignal): Promise<Settle> {
     let envelope: EventEnvelope;
     try {
       envelope = codec.decode(msg.data);
@@ -187,11 +202,22 @@ export class EventConsumer {
     const deliveryCount = msg.info.redeliveryCount;
     const isLastDelivery = deliveryCount >= this.options.maxDeliver;
     const working = () => (signal.aborted ? undefined : msg.working());
+    const consumer = this.options.durableName;
+    if (deliveryCount > 1) eventRedeliveries.inc({ consumer });
+    const started = performance.now();
+    const done = (outcome: 'ok' | 'failed') => {
+      eventsHandled.inc({ consumer, type: envelope.type, outcome });
+      const durationMs = Math.round((performance.now() - started) * 10) / 10;
+      this.logger.log({ msg: `${envelope.type} ${outcome} ${durationMs}ms`, eventId: envelope.eventId, type: envelope.type, deliveryCount, outcome, durationMs });
+    };
     try {
-      await this.options.handler({ envelope, deliveryCount, isLastDelivery, working, signal });
-      return signal.aborted ? null : (m) => m.ack();
+      await this.options.handler({ envelope, requestId, deliveryCount, isLastDelivery, working, signal });
+      if (signal.aborted) return null;
+      done('ok');
+      return (m) => m.ack();
     } catch (error) {
       if (signal.aborted) return null;
+      done('failed');
       this.options.onError(error, msg.subject);
       // No reason text: servers before 2.10.4 ignore a +TERM that carries one.
       if (isLastDelivery) return (m) => m.term();

@@ -1,5 +1,7 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
 import { CreatePostBody } from '@app/contracts';
+import { POST_FIELDS } from '../openapi/post-fields';
 
 /**
  * The body's shape (types only). The contract's rules — lengths, counts, URL
@@ -7,15 +9,16 @@ import { CreatePostBody } from '@app/contracts';
  * with its own error code; here a wrong type is invalid_body.
  */
 export class CreatePostDto {
-  @IsOptional() @IsString() content?: string | null;
-  @IsOptional() @IsArray() @IsString({ each: true }) accounts?: string[] | null;
+  @ApiPropertyOptional(POST_FIELDS.content) @IsOptional() @IsString() content?: string | null;
+  @ApiPropertyOptional(POST_FIELDS.accounts) @IsOptional() @IsArray() @IsString({ each: true }) accounts?: string[] | null;
   /** Deprecated synonym of accounts. */
-  @IsOptional() @IsArray() @IsString({ each: true }) accountIds?: string[] | null;
-  @IsOptional() @IsArray() @IsString({ each: true }) platforms?: string[] | null;
-  @IsOptional() @IsString() scheduledAt?: string | null;
+  @ApiPropertyOptional(POST_FIELDS.accountIds) @IsOptional() @IsArray() @IsString({ each: true }) accountIds?: string[] | null;
+  @ApiPropertyOptional(POST_FIELDS.platforms) @IsOptional() @IsArray() @IsString({ each: true }) platforms?: string[] | null;
+  @ApiPropertyOptional({ ...POST_FIELDS.scheduledAt, description: `${POST_FIELDS.scheduledAt.description} Not with publishNow.` }) @IsOptional() @IsString() scheduledAt?: string | null;
+  @ApiPropertyOptional({ type: Boolean, nullable: true, description: 'Publish immediately, with a result per account; needs the publish scope. Not with scheduledAt.' })
   @IsOptional() @IsBoolean() publishNow?: boolean | null;
-  @IsOptional() @IsArray() @IsString({ each: true }) mediaUrls?: string[] | null;
-  @IsOptional() @IsArray() @IsString({ each: true }) firstComments?: string[] | null;
+  @ApiPropertyOptional(POST_FIELDS.mediaUrls) @IsOptional() @IsArray() @IsString({ each: true }) mediaUrls?: string[] | null;
+  @ApiPropertyOptional(POST_FIELDS.firstComments) @IsOptional() @IsArray() @IsString({ each: true }) firstComments?: string[] | null;
 }
 
 /** A null field means the same as an absent one. */

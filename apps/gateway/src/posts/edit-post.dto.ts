@@ -1,17 +1,19 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsOptional, IsString } from 'class-validator';
 import { EditPostBody } from '@app/contracts';
+import { POST_FIELDS } from '../openapi/post-fields';
 
 /** PATCH body: the fields to change, with the create's types (rules are the posts service's). */
 export class EditPostDto {
-  @IsOptional() @IsString() content?: string | null;
-  @IsOptional() @IsArray() @IsString({ each: true }) accounts?: string[] | null;
+  @ApiPropertyOptional(POST_FIELDS.content) @IsOptional() @IsString() content?: string | null;
+  @ApiPropertyOptional(POST_FIELDS.accounts) @IsOptional() @IsArray() @IsString({ each: true }) accounts?: string[] | null;
   /** Deprecated synonym of accounts. */
-  @IsOptional() @IsArray() @IsString({ each: true }) accountIds?: string[] | null;
-  @IsOptional() @IsArray() @IsString({ each: true }) platforms?: string[] | null;
+  @ApiPropertyOptional(POST_FIELDS.accountIds) @IsOptional() @IsArray() @IsString({ each: true }) accountIds?: string[] | null;
+  @ApiPropertyOptional(POST_FIELDS.platforms) @IsOptional() @IsArray() @IsString({ each: true }) platforms?: string[] | null;
   /** null unschedules: the post becomes a draft. */
-  @IsOptional() @IsString() scheduledAt?: string | null;
-  @IsOptional() @IsArray() @IsString({ each: true }) mediaUrls?: string[] | null;
-  @IsOptional() @IsArray() @IsString({ each: true }) firstComments?: string[] | null;
+  @ApiPropertyOptional({ ...POST_FIELDS.scheduledAt, description: `${POST_FIELDS.scheduledAt.description} null unschedules (the post becomes a draft).` }) @IsOptional() @IsString() scheduledAt?: string | null;
+  @ApiPropertyOptional(POST_FIELDS.mediaUrls) @IsOptional() @IsArray() @IsString({ each: true }) mediaUrls?: string[] | null;
+  @ApiPropertyOptional(POST_FIELDS.firstComments) @IsOptional() @IsArray() @IsString({ each: true }) firstComments?: string[] | null;
 }
 
 /** null means "leave it" for every field but scheduledAt, where it means "unschedule". */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import {
   CommandName,
@@ -19,6 +20,10 @@ import { KeyPrincipal } from '@app/workspaces';
 import { assertScopes } from '../auth/api-key.guard';
 import { Principal } from '../auth/principal';
 import { RequireScopes } from '../auth/scopes.decorator';
+import { ApiErrors, AUTHENTICATED_ERRORS } from '../openapi/error-responses';
+import { OPERATION_ERRORS } from '../openapi/operation-errors';
+import { ApiIfMatch, ApiPostAnswer, ApiPostId, ApiStillPublishing } from '../openapi/post-operations';
+import { PostDetailEnvelopeSchema, PostListSchema } from '../openapi/schemas/post.schemas';
 import { bodyValidation, queryValidation } from '../validation/validation-pipes';
 import { CreatePostDto, toCreatePostBody } from './create-post.dto';
 import { EditPostDto, toEditPostBody } from './edit-post.dto';
@@ -29,6 +34,9 @@ import { PostAnswers } from './post-answers';
 const notFound = () => new DomainError('not_found', 'no such post in this workspace');
 const postId = () => new ParseUUIDPipe({ exceptionFactory: notFound });
 
+@ApiTags('posts')
+@ApiHeader({ name: 'x-request-id', required: false, description: 'carried to the events the request causes (header x-request-id on NATS)' })
+@ApiErrors(...AUTHENTICATED_ERRORS)
 @Controller('api/v1/posts')
 export class PostsController {
   constructor(
@@ -51,6 +59,14 @@ export class PostsController {
 
   @Post()
   @RequireScopes('write')
+  @ApiOperation({
+    summary: 'Create a post: a draft, a scheduled post, or published now',
+    description: 'Neither scheduledAt nor publishNow: a draft. scheduledAt: scheduled. publishNow: published, with a result per account; needs the publish scope as well as write.',
+  })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1–255 characters: a retry with the same key and body answers what the first answered (header Idempotent-Replayed: true) and creates nothing' })
+  @ApiPostAnswer(201)
+  @ApiStillPublishing()
+  @ApiErrors(...OPERATION_ERRORS.createPost)
   async create(
     @Principal() principal: KeyPrincipal,
     @Body(bodyValidation) dto: CreatePostDto,
@@ -69,6 +85,11 @@ export class PostsController {
   /** Publishes a draft, or a scheduled post ahead of its time. */
   @Post(':id/publish')
   @RequireScopes('write', 'publish')
+  @ApiOperation({ summary: 'Publish a draft, or a scheduled post ahead of its time, to all its accounts' })
+  @ApiPostId()
+  @ApiPostAnswer(201)
+  @ApiStillPublishing()
+  @ApiErrors(...OPERATION_ERRORS.publishPost)
   async publish(
     @Principal() principal: KeyPrincipal,
     @Param('id', postId()) id: string,
@@ -82,6 +103,11 @@ export class PostsController {
   /** Publishes a partial or failed post again to the accounts that failed; never to one that succeeded. */
   @Post(':id/retry')
   @RequireScopes('write', 'publish')
+  @ApiOperation({ summary: 'Publish a partial or failed post again to the accounts that failed', description: 'Never to an account that succeeded.' })
+  @ApiPostId()
+  @ApiPostAnswer(201)
+  @ApiStillPublishing()
+  @ApiErrors(...OPERATION_ERRORS.retryPost)
   async retry(
     @Principal() principal: KeyPrincipal,
     @Param('id', postId()) id: string,
@@ -94,12 +120,19 @@ export class PostsController {
 
   @Get()
   @RequireScopes('read')
+  @ApiOperation({ summary: 'List posts, newest first' })
+  @ApiOkResponse({ type: PostListSchema })
+  @ApiErrors(...OPERATION_ERRORS.listPosts)
   async list(@Principal() principal: KeyPrincipal, @Query(queryValidation) query: ListPostsQuery): Promise<{ posts: PostListItem[] }> {
     return { posts: await this.posts.list(principal.workspaceId, { status: query.status, limit: clampLimit(query.limit) }) };
   }
 
   @Get(':id')
   @RequireScopes('read')
+  @ApiOperation({ summary: 'One post in full', description: 'The ETag header carries its version, for If-Match on edit and delete.' })
+  @ApiPostId()
+  @ApiOkResponse({ type: PostDetailEnvelopeSchema, headers: { ETag: { description: 'the post version, quoted', schema: { type: 'string' } } } })
+  @ApiErrors(...OPERATION_ERRORS.getPost)
   async get(
     @Principal() principal: KeyPrincipal,
     @Param('id', postId()) id: string,
@@ -114,6 +147,11 @@ export class PostsController {
   /** Edits a draft, or a scheduled post before its time; If-Match guards against lost updates. */
   @Patch(':id')
   @RequireScopes('write')
+  @ApiOperation({ summary: 'Edit a draft, or a scheduled post before its time', description: 'Send only the fields to change; scheduledAt null makes the post a draft again.' })
+  @ApiPostId()
+  @ApiIfMatch()
+  @ApiPostAnswer(200)
+  @ApiErrors(...OPERATION_ERRORS.editPost)
   async edit(
     @Principal() principal: KeyPrincipal,
     @Param('id', postId()) id: string,
@@ -130,6 +168,11 @@ export class PostsController {
   @Delete(':id')
   @HttpCode(204)
   @RequireScopes('write')
+  @ApiOperation({ summary: 'Delete a draft, or a scheduled post before its time (which cancels its publication)' })
+  @ApiPostId()
+  @ApiIfMatch()
+  @ApiNoContentResponse({ description: 'deleted' })
+  @ApiErrors(...OPERATION_ERRORS.deletePost)
   async delete(
     @Principal() principal: KeyPrincipal,
     @Param('id', postId()) id: string,

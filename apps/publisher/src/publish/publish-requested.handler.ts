@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { PublicationState, PublishError, PublishRequestedData, TargetAccount } from '@app/contracts';
 import { EventDelivery } from '@app/messaging';
+import { countPublishOutcome } from '@app/observability';
 import { ConnectorAccount, ConnectorRegistry, PlatformConnector, PublishRequest } from '@app/platforms';
 import { spendXPool, XPool } from '@app/quotas';
 import { WorkspaceStore } from '@app/workspaces';
@@ -61,6 +62,7 @@ export class PublishRequestedHandler {
         ? await this.publishOnce(job, connector, account, request, delivery.isLastDelivery)
         : await reconcile(connector, account, request, delivery.isLastDelivery);
     await this.posts.recordOutcome({ ...ids, outcome });
+    countPublishOutcome(target.platform, outcome);
   }
 
   /** The one irreversible call for this account and attempt (after `start` said so). */
@@ -130,14 +132,11 @@ export class PublishRequestedHandler {
     const ofJob = new Set(job.accounts.map((a) => a.accountId));
     const open = accounts.filter((a) => ofJob.has(a.accountId) && (a.status === 'pending' || a.status === 'started'));
     await Promise.all(
-      open.map((a) =>
-        this.posts.recordOutcome({
-          postId: job.postId,
-          accountId: a.accountId,
-          attempt: job.attempt,
-          outcome: { status: 'failed', error: publishErrors.abandoned(a.status === 'started') },
-        }),
-      ),
+      open.map(async (a) => {
+        const outcome = { status: 'failed' as const, error: publishErrors.abandoned(a.status === 'started') };
+        await this.posts.recordOutcome({ postId: job.postId, accountId: a.accountId, attempt: job.attempt, outcome });
+        countPublishOutcome(job.accounts.find((t) => t.accountId === a.accountId)!.platform, outcome);
+      }),
     );
   }
 

@@ -1,0 +1,40 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig, AppConfigModule } from '@app/config';
+import { DatabaseModule } from '@app/database';
+import { EventStoreModule } from '@app/event-store';
+import { HealthModule } from '@app/health';
+import { ObservabilityModule } from '@app/observability';
+import { MessagingModule } from '@app/messaging';
+import { ConnectorRegistry } from '@app/platforms';
+import { QuotasModule } from '@app/quotas';
+import { WorkspacesModule } from '@app/workspaces';
+import { CommentsCommandsServer } from './comments-commands.server';
+import { CommentCommandRunner } from './domain/comment-command-runner';
+import { CommentIngestion } from './ingest/comment-ingestion';
+import { CommentsPoller } from './ingest/comments.poller';
+import { PublishedItems } from './ingest/published-items';
+import { RecentReplies } from './ingest/recent-replies';
+import { WebhookCommentsHandler } from './ingest/webhook-comments.handler';
+import { ReplyToCommentHandler } from './reply/reply-to-comment.handler';
+
+/** The command side of comments: ingests them (poll and webhooks), classifies them, posts replies. */
+@Module({})
+export class CommentsModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: CommentsModule,
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, WorkspacesModule, QuotasModule, HealthModule, ObservabilityModule],
+      providers: [
+        { provide: ConnectorRegistry, useFactory: () => new ConnectorRegistry({ endpoints: config.platformEndpoints, retry: config.platformRetry }) },
+        CommentCommandRunner,
+        PublishedItems,
+        RecentReplies,
+        CommentIngestion,
+        CommentsPoller,
+        WebhookCommentsHandler,
+        ReplyToCommentHandler,
+        CommentsCommandsServer,
+      ],
+    };
+  }
+}

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { Pool } from 'pg';
+import { DomainError, isPlatform, Platform, ReplyToCommentCommand, ReplyToCommentReply } from '@app/contracts';
+import { PG_POOL } from '@app/database';
+import { ConnectorRegistry, PublishOutcome } from '@app/platforms';
+import { spendXPool, X_QUOTA_EXHAUSTED, XPool } from '@app/quotas';
+import { WorkspaceStore } from '@app/workspaces';
+import { checkReply, checkReplyMessage, ExistingComment, unknownComment } from '../domain/comment.decider';
+import { CommentCommandRunner } from '../domain/comment-command-runner';
+import { commentIdOf } from '../domain/comment-id';
+import { RecentReplies } from '../ingest/recent-replies';
+
+/**
+ * Posts a public reply to a stored comment, then records it (CommentReplied).
+ * Every rule is checked before the platform is called, so a refusal sends
+ * nothing; a platform refusal records nothing (and on X gives the pool unit back).
+ */
+@Injectable()
+export class ReplyToCommentHandler {
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly runner: CommentCommandRunner,
+    private readonly workspaces: WorkspaceStore,
+    private readonly connectors: ConnectorRegistry,
+    private readonly xPool: XPool,
+    private readonly recentReplies: RecentReplies,
+  ) {}
+
+  async reply(command: ReplyToCommentCommand, requestId: string | undefined): Promise<ReplyToCommentReply> {
+    const { workspaceId, body } = command;
+    if (!isPlatform(body.platform)) throw new DomainError('unknown_platform', `${body.platform} is not a platform this service knows`, { details: { platform: body.platform } });
+    checkReplyMessage(body.message);
+    const comment = await this.storedComment(workspaceId, body.platform, body.commentId);
+    const accountId = body.accountId ?? comment.data.accountId;
+    const account = (await this.workspaces.listAccounts(workspaceId)).find((a) => a.id === accountId);
+    if (!account) throw new DomainError('unknown_account', `no account ${accountId} in this workspace`, { details: { accountId } });
+    checkReply(comment, { accountId, platform: account.platform, connected: account.status === 'connected' });
+    const accessToken = await this.workspaces.accountToken(accountId);
+    if (!accessToken) throw new DomainError('account_disconnected', `account ${accountId} has no stored credentials; connect it again`);
+
+    const connector = this.connectors.get(account.platform);
+    const target = { kind: 'comment' as const, platformCommentId: comment.data.platformCommentId, platformPostId: comment.data.platformPostId };
+    const connectorAccount = { accountId, platform: account.platform, handle: account.handle, credentials: { accessToken } };
+    const outcome = await spendXPool(this.xPool, workspaceId, account.platform, () =>
+      connector.comment(connectorAccount, target, body.message, `reply:${comment.data.commentId}:${randomUUID()}`),
+    );
+    const replyPlatformId = publishedIdOf(outcome);
+    this.recentReplies.add(account.platform, replyPlatformId);
+
+    const { position } = await this.runner.run(
+      comment.data.commentId,
+      workspaceId,
+      (now) => ({ type: 'RecordReply', accountId, repliedAs: account.handle, replyPlatformId, message: body.message, now }),
+      requestId,
+    );
+    return { repliedAs: account.handle, replyPlatformId, position: position! };
+  }
+
+  /**
+   * The comment commentId names on that platform in this workspace. Not there
+   * but stored on another platform: the request named the wrong platform.
+   */
+  private async storedComment(workspaceId: string, platform: Platform, platformCommentId: string): Promise<ExistingComment> {
+    const state = await this.runner.load(commentIdOf(workspaceId, platform, platformCommentId));
+    if (state.exists) return state;
+    const { rows } = await this.pool.query<{ platform: string }>('SELECT platform FROM comment_views WHERE workspace_id = $1 AND platform_comment_id = $2 LIMIT 1', [
+      workspaceId,
+      platformCommentId,
+    ]);
+    if (rows[0]) {
+      throw new DomainError('comment_platform_mismatch', `comment ${platformCommentId} is on ${rows[0].platform}, not ${platform}`, { details: { platform: rows[0].platform } });
+    }
+    throw unknownComment();
+  }
+}
+
+/** The reply's platform id; a refusal or a lost answer becomes the error the client sees. */
+function publishedIdOf(outcome: PublishOutcome): string {
+  if (outcome.status === 'published') return outcome.platformPostId;
+  if (outcome.status === 'unknown') {
+    throw new DomainError('platform_outcome_unknown', `the platform did not answer: ${outcome.error.message}; the reply may be live, check before sending it again`);
+  }
+  if (outcome.error.code === X_QUOTA_EXHAUSTED.code) throw new DomainError('x_quota_exhausted', outcome.error.message);
+  throw new DomainError('platform_rejected', `the platform refused the reply: ${outcome.error.message}`, { details: outcome.error });
+}

@@ -1,0 +1,72 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { IncomingComment, IngestWebhookCommentsCommand } from '@app/contracts';
+
+/**
+ * Meta signs every webhook call: X-Hub-Signature-256 is "sha256=" and the hex
+ * HMAC-SHA256 of the raw body, keyed with the app secret. Compared in constant
+ * time, over the exact bytes received (never re-serialised JSON).
+ */
+export function isValidMetaSignature(rawBody: Buffer, header: string | undefined, appSecret: string): boolean {
+  const match = /^sha256=([0-9a-f]{64})$/i.exec(header?.trim() ?? '');
+  if (!match) return false;
+  const expected = createHmac('sha256', appSecret).update(rawBody).digest();
+  return timingSafeEqual(expected, Buffer.from(match[1], 'hex'));
+}
+
+/** The header value Meta would send for a body (tests, and replaying a captured delivery). */
+export function metaSignature(rawBody: Buffer | string, appSecret: string): string {
+  return `sha256=${createHmac('sha256', appSecret).update(rawBody).digest('hex')}`;
+}
+
+type Json = Record<string, unknown>;
+const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null);
+
+/** Meta gives created_time in Unix seconds on the page feed. */
+function timeOf(value: unknown): string | null {
+  if (typeof value === 'number') return new Date(value * 1000).toISOString();
+  return str(value);
+}
+
+/** A Page feed change: item "comment", verb "add" (edits and removals are not new comments). */
+function facebookComment(value: Json): IngestWebhookCommentsCommand | null {
+  if (value.item !== 'comment' || value.verb !== 'add') return null;
+  const id = str(value.comment_id);
+  const postId = str(value.post_id);
+  if (!id || !postId) return null;
+  const [pageId, postPart] = postId.split('_');
+  const comment: IncomingComment = {
+    platformCommentId: id,
+    author: str(obj(value.from).name) ?? 'unknown',
+    text: str(value.message) ?? '',
+    createdAt: timeOf(value.created_time),
+    url: postPart ? `https://www.facebook.com/${pageId}/posts/${postPart}?comment_id=${encodeURIComponent(id)}` : null,
+  };
+  return { platform: 'facebook', platformPostId: postId, comments: [comment] };
+}
+
+/** An Instagram "comments" change: the comment and the media it is on. */
+function instagramComment(value: Json): IngestWebhookCommentsCommand | null {
+  const id = str(value.id);
+  const mediaId = str(obj(value.media).id);
+  if (!id || !mediaId) return null;
+  const comment: IncomingComment = { platformCommentId: id, author: str(obj(value.from).username) ?? 'unknown', text: str(value.text) ?? '', createdAt: null, url: null };
+  return { platform: 'instagram', platformPostId: mediaId, comments: [comment] };
+}
+
+/**
+ * The new comments a webhook payload announces, one command per item.
+ * object "page" with field "feed" (Facebook Pages), object "instagram" with
+ * field "comments"; every other object, field or change is ignored.
+ */
+export function commentsInMetaWebhook(payload: unknown): IngestWebhookCommentsCommand[] {
+  const body = obj(payload);
+  const read = body.object === 'page' ? { field: 'feed', parse: facebookComment } : body.object === 'instagram' ? { field: 'comments', parse: instagramComment } : null;
+  if (!read) return [];
+  return list(body.entry)
+    .flatMap((entry) => list(obj(entry).changes))
+    .map(obj)
+    .filter((change) => change.field === read.field)
+    .flatMap((change) => read.parse(obj(change.value)) ?? []);
+}

@@ -1,0 +1,61 @@
+import 'reflect-metadata';
+import { Platform } from '@app/contracts';
+import { startPlatformSandbox } from '../apps/platform-sandbox/src/sandbox';
+import { createBenchDatabase, startService } from './bench-environment';
+import { formatRow, measure } from './stats';
+
+/**
+ * npm run bench:fan-out: publishNow to 10 accounts whose platform answers each
+ * publish after 100 ms (sandbox latency). Accounts are published in parallel,
+ * so the answer should take about one platform round trip, not ten.
+ */
+const LATENCY_MS = 100;
+const REQUESTS = Number(process.env.BENCH_FANOUT_REQUESTS ?? 40);
+const ACCOUNTS: Array<{ platform: Platform; handle: string }> = (['x', 'facebook', 'linkedin', 'bluesky', 'mastodon'] as Platform[]).flatMap((platform) => [
+  { platform, handle: `@${platform}_one` },
+  { platform, handle: `@${platform}_two` },
+]);
+
+async function main(): Promise<void> {
+  const sandbox = await startPlatformSandbox();
+  const db = await createBenchDatabase(5);
+  let service: Awaited<ReturnType<typeof startService>> | null = null;
+  try {
+    const workspace = await db.store.createWorkspace('fan-out bench');
+    const { key } = await db.store.createKey(workspace.id, ['write', 'publish']);
+    for (const account of ACCOUNTS) {
+      const token = `bench-${account.platform}-${account.handle}`;
+      await db.store.connectAccount({ workspaceId: workspace.id, platform: account.platform, handle: account.handle, token });
+      sandbox.control.addFault({ platform: account.platform, account: token, operation: 'publish', times: 'always', fault: { type: 'latency', ms: LATENCY_MS } });
+    }
+    service = await startService(db, ['projector', 'posts', 'publisher', 'gateway'], { PLATFORM_SANDBOX_URL: sandbox.url, X_POOL_MONTHLY_POSTS: '100000' });
+    const accounts = ACCOUNTS.map((a) => `${a.platform}:${a.handle}`);
+    const publish = async (i: number) => {
+      const response = await fetch(`${service!.url}/api/v1/posts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: `fan-out ${i}`, accounts, publishNow: true }),
+      });
+      const body = (await response.json()) as { post: { status: string }; results: Array<{ success: boolean }> };
+      if (response.status !== 201 || body.post.status !== 'published' || body.results.length !== ACCOUNTS.length) {
+        throw new Error(`publishNow answered ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
+      }
+    };
+    await measure('warm-up', 5, 1, publish);
+    const sequential = await measure(`publishNow to ${ACCOUNTS.length} accounts (c=1)`, REQUESTS, 1, publish);
+    const concurrent = await measure(`publishNow to ${ACCOUNTS.length} accounts (c=4)`, REQUESTS, 4, publish);
+    process.stdout.write(`\nplatform latency per publish: ${LATENCY_MS} ms; ten in a row would take ${LATENCY_MS * ACCOUNTS.length} ms\n`);
+    for (const m of [sequential, concurrent]) {
+      process.stdout.write(`${formatRow(m)}   p50/floor ${(m.p50 / LATENCY_MS).toFixed(2)}x   p99/floor ${(m.p99 / LATENCY_MS).toFixed(2)}x\n`);
+    }
+  } finally {
+    service?.stop();
+    await db.drop();
+    await sandbox.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,84 @@
+import { AppConfig } from '@app/config';
+import { CommentListItem, Platform, PLATFORMS } from '@app/contracts';
+import { TestStack, tokenOf } from '../support/test-stack';
+
+/** Shared by test/e2e/comments-*.e2e-spec.ts: the stack with fast polling, and the steps every comment test takes. */
+
+export const META_APP_SECRET = 'test-meta-app-secret';
+export const META_VERIFY_TOKEN = 'test-verify-token';
+
+export function startCommentsStack(overrides: Partial<AppConfig> = {}): Promise<TestStack> {
+  return TestStack.start({
+    sandbox: true,
+    overrides: {
+      // Every platform polled every 50 ms: a comment added on the sandbox shows in the list within a moment.
+      commentsPollIntervalMs: Object.fromEntries(PLATFORMS.map((p) => [p, 50])) as Record<Platform, number>,
+      metaAppSecret: META_APP_SECRET,
+      metaWebhookVerifyToken: META_VERIFY_TOKEN,
+      ...overrides,
+    },
+  });
+}
+
+export interface TestAccount {
+  id: string;
+  platform: Platform;
+  handle: string;
+  token: string;
+}
+
+export interface PublishedItem {
+  postId: string;
+  platformPostId: string;
+  content: string;
+}
+
+let seq = 0;
+
+export class CommentsWorld {
+  constructor(readonly stack: TestStack) {}
+
+  get sandbox() {
+    return this.stack.sandbox!.control;
+  }
+
+  async account(workspaceId: string, platform: Platform): Promise<TestAccount> {
+    const connected = await this.stack.connect(workspaceId, platform, `@${platform}${++seq}${Math.random().toString(36).slice(2, 6)}`);
+    return { id: connected.id, platform, handle: connected.handle, token: tokenOf(connected.handle) };
+  }
+
+  /** Publishes a post now on one account; its platform item is what comments go under. */
+  async publish(key: string, account: TestAccount, content = `Launch day ${++seq}: our new app is here`): Promise<PublishedItem> {
+    const response = await this.stack.request('POST', '/api/v1/posts', { key, body: { content, accounts: [account.id], publishNow: true } });
+    expect(response.status).toBe(201);
+    expect(response.body.results).toEqual([expect.objectContaining({ success: true })]);
+    return { postId: response.body.post.id, platformPostId: response.body.results[0].postId, content };
+  }
+
+  comment(platform: Platform, item: PublishedItem | string, text: string, author = `fan${++seq}`) {
+    return this.sandbox.addComment({ platform, parentId: typeof item === 'string' ? item : item.platformPostId, text, author });
+  }
+
+  async list(key: string, query = ''): Promise<{ status: number; body: { comments: CommentListItem[] } & Record<string, unknown> }> {
+    return this.stack.request('GET', `/api/v1/comments${query}`, { key });
+  }
+
+  /** Waits until the list shows every one of these platform comment ids (the poller runs every 50 ms). */
+  async untilListed(key: string, platformCommentIds: string[], timeoutMs = 10_000): Promise<CommentListItem[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { body } = await this.list(key, '?limit=50');
+      const found = body.comments.filter((c) => platformCommentIds.includes(c.platformCommentId));
+      if (found.length === platformCommentIds.length) return found;
+      if (Date.now() > deadline) throw new Error(`not listed in time: ${platformCommentIds.join(', ')}`);
+      await sleep(25);
+    }
+  }
+
+  async eventsOfType(type: string): Promise<number> {
+    const { rows } = await this.stack.db.pool.query<{ count: string }>('SELECT count(*) FROM events WHERE type = $1', [type]);
+    return Number(rows[0].count);
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
