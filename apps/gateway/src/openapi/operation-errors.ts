@@ -1,0 +1,60 @@
+import { ErrorCode } from '@app/contracts';
+
+/*
+ * The codes each operation can answer beyond AUTHENTICATED_ERRORS, in
+ * the order the API checks them. The codes, statuses and meanings themselves
+ * live in ERROR_CODES.
+ */
+
+/** A JSON body of the DTO's shape. */
+const BODY_ERRORS: ErrorCode[] = ['unsupported_media_type', 'invalid_body'];
+
+/** The contract's rules on a post's fields (create, and edit for the fields it changes). */
+const POST_RULE_ERRORS: ErrorCode[] = [
+  'accounts_required',
+  'accounts_and_platforms',
+  'unknown_account',
+  'account_disconnected',
+  'ambiguous_account',
+  'unknown_platform',
+  'platform_not_connected',
+  'ambiguous_platform',
+  'content_required',
+  'content_too_long',
+  'too_many_media_urls',
+  'invalid_media_url',
+  'too_many_first_comments',
+  'first_comment_invalid',
+  'invalid_scheduled_at',
+  'scheduled_at_in_past',
+  'too_many_accounts',
+];
+
+/** An existing post addressed by id, with an optional If-Match. */
+const VERSIONED_POST_ERRORS: ErrorCode[] = ['not_found', 'invalid_if_match', 'precondition_failed', 'post_not_editable'];
+
+export const OPERATION_ERRORS = {
+  createPost: [...BODY_ERRORS, 'invalid_idempotency_key', 'idempotency_key_reused', ...POST_RULE_ERRORS, 'scheduled_and_publish_now'],
+  listPosts: ['invalid_query'],
+  getPost: ['not_found'],
+  publishPost: ['not_found', 'post_not_publishable'],
+  retryPost: ['not_found', 'post_not_retryable'],
+  editPost: [...BODY_ERRORS, ...VERSIONED_POST_ERRORS, 'nothing_to_edit', ...POST_RULE_ERRORS],
+  deletePost: VERSIONED_POST_ERRORS,
+  listComments: ['invalid_query'],
+  replyToComment: [
+    ...BODY_ERRORS,
+    'unknown_platform',
+    'reply_message_invalid',
+    'unknown_comment',
+    'comment_platform_mismatch',
+    'unknown_account',
+    'account_disconnected',
+    'account_platform_mismatch',
+    'x_quota_exhausted',
+    'platform_rejected',
+    'platform_outcome_unknown',
+  ],
+  verifyMetaWebhook: ['webhook_verification_failed'],
+  receiveMetaWebhook: ['webhook_signature_invalid', 'internal_error', 'service_unavailable'],
+} satisfies Record<string, ErrorCode[]>;

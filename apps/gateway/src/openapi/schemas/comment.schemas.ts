@@ -1,0 +1,31 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { COMMENT_SENTIMENTS, CommentListItem, CommentSentiment, PLATFORMS, ReplyResult } from '@app/contracts';
+
+/** Response shapes of the comments endpoints; each implements the contract's interface. */
+
+export class CommentSchema implements CommentListItem {
+  @ApiProperty({ description: "the platform's own comment id: pass it as commentId to reply" }) platformCommentId!: string;
+  @ApiProperty({ enum: PLATFORMS }) platform!: string;
+  @ApiProperty({ description: 'display name or handle of the commenter' }) author!: string;
+  @ApiProperty() text!: string;
+  @ApiProperty({ enum: COMMENT_SENTIMENTS, description: 'how the commenter sounds, not whether the comment is a problem' }) sentiment!: CommentSentiment;
+  @ApiProperty({ type: [String], description: 'intent labels: question, complaint, praise, spam, purchase_intent; may be empty' }) tags!: string[];
+  @ApiProperty({ description: 'whether this workspace has already answered it' }) replied!: boolean;
+  @ApiProperty({ type: 'string', nullable: true }) postTitle!: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'permalink, when the platform exposes one' }) url!: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time' }) createdAt!: string;
+}
+
+export class CommentListSchema {
+  @ApiProperty({ type: [CommentSchema], description: 'newest first' }) comments!: CommentSchema[];
+}
+
+export class ReplyIdSchema {
+  @ApiProperty({ description: "the platform's id of the reply" }) id!: string;
+}
+
+export class ReplyResultSchema implements ReplyResult {
+  @ApiProperty({ type: Boolean, enum: [true] }) success!: true;
+  @ApiProperty({ description: 'handle of the account that replied' }) repliedAs!: string;
+  @ApiProperty({ type: ReplyIdSchema }) result!: ReplyIdSchema;
+}
