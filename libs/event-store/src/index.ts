@@ -6,3 +6,4 @@ export * from './event-store.module';
 export * from './checkpoint-store';
 export * from './feed-processor';
 export * from './relay';
+export * from './aggregate-stream';

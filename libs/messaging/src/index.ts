@@ -3,3 +3,4 @@ export * from './command-bus';
 export * from './event-stream';
 export * from './messaging.module';
 export * from './event-consumer';
+export * from './commands-server';

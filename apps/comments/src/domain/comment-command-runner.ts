@@ -3,7 +3,7 @@ import { AppConfig } from '@app/config';
 import { CommentEvent, commentStreamId, DomainError } from '@app/contracts';
 import { EVENT_STORE, EventStore, formatPosition, WrongExpectedRevisionError } from '@app/event-store';
 import { CommentCommand, CommentState, decide } from './comment.decider';
-import { loadComment, toNewEvents } from './comment-stream';
+import { loadComment, toNewCommentEvents } from './comment-stream';
 
 const MAX_CONFLICT_RETRIES = 10;
 
@@ -35,7 +35,7 @@ export class CommentCommandRunner {
       const events = decide(build(this.config.now()), loaded.state);
       if (events.length === 0) return { events, position: null };
       try {
-        const appended = await this.store.append(commentStreamId(commentId), toNewEvents(events, workspaceId, requestId), loaded.expected);
+        const appended = await this.store.append(commentStreamId(commentId), toNewCommentEvents(events, workspaceId, requestId), loaded.expected);
         return { events, position: formatPosition(appended.position) };
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;

@@ -3,7 +3,7 @@ import { AppConfig } from '@app/config';
 import { DomainError, PostEvent, postStreamId } from '@app/contracts';
 import { EVENT_STORE, EventStore, formatPosition, NewEvent, WrongExpectedRevisionError } from '@app/event-store';
 import { decide, evolve, PostCommand, PostState } from './post.decider';
-import { loadPost, toNewEvents } from './post-stream';
+import { loadPost, toNewPostEvents } from './post-stream';
 
 export interface RunResult {
   /** The post after the command (unchanged when it decided nothing). */
@@ -78,7 +78,7 @@ export class PostCommandRunner {
           const events = decide(pending.build(state, this.config.now()), state);
           if (events.length > 0) {
             const workspaceId = state.exists ? state.data.workspaceId : (events[0].data as { workspaceId: string }).workspaceId;
-            toAppend.push(...toNewEvents(events, workspaceId, pending.requestId));
+            toAppend.push(...toNewPostEvents(events, workspaceId, pending.requestId));
             state = events.reduce(evolve, state);
           }
           decided.push({ pending, events });
