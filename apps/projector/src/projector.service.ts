@@ -7,8 +7,7 @@ import { PG_POOL } from '@app/database';
 import { CheckpointStore, EVENT_STORE, EventStore, FeedProcessor, formatPosition, RecordedEvent, RELAY_CHECKPOINT, relayToJetStream } from '@app/event-store';
 import { ensureEventStream, NATS_CONNECTION } from '@app/messaging';
 import { POST_VIEWS_PROJECTION, PROJECTION_CHANNEL } from '@app/read-models';
-import { projectCommentEvent } from './comments/comment-views.projection';
-import { projectPostEvent } from './posts/post-views.projection';
+import { LIVE_TARGET, projectBatch } from './rebuild/projection-target';
 
 /**
  * Runs the feed followers of this process: the post_views projection and the
@@ -46,10 +45,7 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      for (const event of events) {
-        await projectPostEvent(client, event);
-        await projectCommentEvent(client, event);
-      }
+      await projectBatch(client, events, LIVE_TARGET);
       const position = events[events.length - 1].position;
       await checkpoints.save(POST_VIEWS_PROJECTION, position, client);
       await client.query('SELECT pg_notify($1, $2)', [PROJECTION_CHANNEL, `${POST_VIEWS_PROJECTION} ${formatPosition(position)}`]);

@@ -61,6 +61,8 @@ export class FeedProcessor {
       } finally {
         this.isLeader = false;
         this.position = null;
+        // Leadership lost (its connection ended): the subscription must not go on writing beside the next leader.
+        await this.subscription?.stop();
         this.subscription = null;
         await this.lockClient?.end().catch(() => undefined);
         this.lockClient = null;

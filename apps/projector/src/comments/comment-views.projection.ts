@@ -1,37 +1,67 @@
 import { PoolClient } from 'pg';
-import { CommentEvent } from '@app/contracts';
+import { CommentEvent, CommentReceivedData } from '@app/contracts';
 import { RecordedEvent } from '@app/event-store';
 
+/** The row a CommentReceived starts, in comment_views' column names. */
+function receivedRow(recorded: RecordedEvent) {
+  const d = recorded.data as CommentReceivedData;
+  return {
+    id: d.commentId,
+    workspace_id: d.workspaceId,
+    platform: d.platform,
+    platform_comment_id: d.platformCommentId,
+    platform_post_id: d.platformPostId,
+    post_id: d.postId,
+    account_id: d.accountId,
+    author: d.author,
+    text: d.text,
+    sentiment: d.sentiment,
+    tags: d.tags,
+    post_title: d.postTitle,
+    url: d.url,
+    commented_at: d.commentedAt,
+    version: Number(recorded.revision) + 1,
+  };
+}
+
+/** Inserts every received comment in one statement (a replay of a receipt changes nothing). */
+async function insertReceived(client: PoolClient, table: string, received: RecordedEvent[]): Promise<void> {
+  if (received.length === 0) return;
+  await client.query(
+    `INSERT INTO ${table} (id, workspace_id, platform, platform_comment_id, platform_post_id, post_id, account_id,
+                           author, text, sentiment, tags, post_title, url, commented_at, version)
+     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, workspace_id uuid, platform text, platform_comment_id text, platform_post_id text,
+       post_id uuid, account_id uuid, author text, text text, sentiment text, tags text[], post_title text, url text, commented_at timestamptz, version integer)
+     ON CONFLICT (id) DO NOTHING`,
+    [JSON.stringify(received.map(receivedRow))],
+  );
+}
+
 /**
- * Applies one event to the comment_views table, inside the projector's batch
- * transaction. The row's version (events applied) makes it idempotent: a
- * replayed event changes nothing. Events of other streams are not its business.
+ * Applies a batch of the feed to a comment_views table (the live one or a
+ * rebuild's), inside the caller's transaction. The row's version (events
+ * applied) makes it idempotent: a replayed event changes nothing. Events of
+ * other streams are not its business.
  */
-export async function projectCommentEvent(client: PoolClient, recorded: RecordedEvent): Promise<void> {
-  if (!recorded.streamId.startsWith('comment-')) return;
-  const event = { type: recorded.type, data: recorded.data } as CommentEvent;
-  const version = Number(recorded.revision) + 1;
-  switch (event.type) {
-    case 'CommentReceived': {
-      const d = event.data;
-      await client.query(
-        `INSERT INTO comment_views (id, workspace_id, platform, platform_comment_id, platform_post_id, post_id, account_id,
-                                    author, text, sentiment, tags, post_title, url, commented_at, version)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-         ON CONFLICT (id) DO NOTHING`,
-        [d.commentId, d.workspaceId, d.platform, d.platformCommentId, d.platformPostId, d.postId, d.accountId, d.author, d.text, d.sentiment, d.tags, d.postTitle, d.url, d.commentedAt, version],
-      );
-      return;
-    }
-    case 'CommentReplied':
-      await client.query(
-        'UPDATE comment_views SET replied = true, reply_ids = array_append(reply_ids, $3), version = $2 WHERE id = $1 AND version < $2',
-        [event.data.commentId, version, event.data.replyPlatformId],
-      );
-      return;
-    default: {
-      const unknown: never = event;
-      throw new Error(`unknown comment event ${JSON.stringify(unknown)}`);
+export async function projectCommentEvents(client: PoolClient, events: RecordedEvent[], table: string): Promise<void> {
+  const commentEvents = events.filter((e) => e.streamId.startsWith('comment-'));
+  // CommentReceived is always its stream's first event: inserting the batch's receipts first keeps every comment's order.
+  await insertReceived(client, table, commentEvents.filter((e) => e.type === 'CommentReceived'));
+  for (const recorded of commentEvents) {
+    const event = { type: recorded.type, data: recorded.data } as CommentEvent;
+    switch (event.type) {
+      case 'CommentReceived':
+        break;
+      case 'CommentReplied':
+        await client.query(
+          `UPDATE ${table} SET replied = true, reply_ids = array_append(reply_ids, $3), version = $2 WHERE id = $1 AND version < $2`,
+          [event.data.commentId, Number(recorded.revision) + 1, event.data.replyPlatformId],
+        );
+        break;
+      default: {
+        const unknown: never = event;
+        throw new Error(`unknown comment event ${JSON.stringify(unknown)}`);
+      }
     }
   }
 }

@@ -26,33 +26,42 @@ export function withResult(results: PublishResult[], result: PublishResult, acco
   return accounts.flatMap((a) => byAccount.get(a.accountId) ?? []);
 }
 
-async function createView(client: PoolClient, data: PostCreatedData, version: number): Promise<void> {
+/** The row a PostCreated starts, in post_views' column names. */
+function createdRow(data: PostCreatedData, version: number) {
+  return {
+    id: data.postId,
+    workspace_id: data.workspaceId,
+    content: data.content,
+    content_preview: contentPreview(data.content),
+    platforms: [...new Set(data.accounts.map((a) => a.platform))],
+    accounts: data.accounts.map((a) => ({ accountId: a.accountId, platform: a.platform, account: a.handle })),
+    media_urls: data.mediaUrls,
+    first_comments: data.firstComments,
+    status: data.scheduledAt ? 'scheduled' : 'draft',
+    scheduled_at: data.scheduledAt,
+    created_at: data.createdAt,
+    version,
+  };
+}
+
+/** Inserts every created post in one statement (a replay of a creation changes nothing). */
+async function createViews(client: PoolClient, table: string, created: RecordedEvent[]): Promise<void> {
+  if (created.length === 0) return;
+  const rows = created.map((e) => createdRow(e.data as PostCreatedData, Number(e.revision) + 1));
   await client.query(
-    `INSERT INTO post_views (id, workspace_id, content, content_preview, platforms, accounts, media_urls, first_comments,
-                             status, scheduled_at, created_at, version)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    `INSERT INTO ${table} (id, workspace_id, content, content_preview, platforms, accounts, media_urls, first_comments,
+                           status, scheduled_at, created_at, version)
+     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, workspace_id uuid, content text, content_preview text, platforms text[],
+       accounts jsonb, media_urls jsonb, first_comments jsonb, status text, scheduled_at timestamptz, created_at timestamptz, version integer)
      ON CONFLICT (id) DO NOTHING`,
-    [
-      data.postId,
-      data.workspaceId,
-      data.content,
-      contentPreview(data.content),
-      [...new Set(data.accounts.map((a) => a.platform))],
-      JSON.stringify(data.accounts.map((a) => ({ accountId: a.accountId, platform: a.platform, account: a.handle }))),
-      JSON.stringify(data.mediaUrls),
-      JSON.stringify(data.firstComments),
-      data.scheduledAt ? 'scheduled' : 'draft',
-      data.scheduledAt,
-      data.createdAt,
-      version,
-    ],
+    [JSON.stringify(rows)],
   );
 }
 
 /** Reads the row the event changes; null when it already carries this event (a replay). */
-async function rowFor(client: PoolClient, postId: string, version: number): Promise<{ results: PublishResult[]; accounts: ResolvedAccountEcho[] } | null> {
+async function rowFor(client: PoolClient, table: string, postId: string, version: number): Promise<{ results: PublishResult[]; accounts: ResolvedAccountEcho[] } | null> {
   const { rows } = await client.query<{ results: PublishResult[]; accounts: ResolvedAccountEcho[] }>(
-    'SELECT results, accounts FROM post_views WHERE id = $1 AND version < $2 FOR UPDATE',
+    `SELECT results, accounts FROM ${table} WHERE id = $1 AND version < $2 FOR UPDATE`,
     [postId, version],
   );
   return rows[0] ?? null;
@@ -89,25 +98,31 @@ function editChange(data: PostEditedData): { sql: string; params: unknown[] } {
 }
 
 /**
- * Applies one event to the post_views table, inside the projector's batch
- * transaction. The row's version (events applied) makes every update
- * idempotent: a replayed event changes nothing.
+ * Applies a batch of the feed to a post_views table (the live one or a
+ * rebuild's), inside the caller's transaction. The row's version (events
+ * applied) makes every update idempotent: a replayed event changes nothing.
  */
-export async function projectPostEvent(client: PoolClient, recorded: RecordedEvent): Promise<void> {
-  if (!recorded.streamId.startsWith('post-')) return;
-  const event = { type: recorded.type, data: recorded.data } as PostEvent;
+export async function projectPostEvents(client: PoolClient, events: RecordedEvent[], table: string): Promise<void> {
+  const postEvents = events.filter((e) => e.streamId.startsWith('post-'));
+  // PostCreated is always its stream's first event: inserting the batch's creations first keeps every post's order.
+  await createViews(client, table, postEvents.filter((e) => e.type === 'PostCreated'));
+  for (const recorded of postEvents) if (recorded.type !== 'PostCreated') await projectChange(client, recorded, table);
+}
+
+/** One event after a post's creation. */
+async function projectChange(client: PoolClient, recorded: RecordedEvent, table: string): Promise<void> {
+  const event = { type: recorded.type, data: recorded.data } as Exclude<PostEvent, { type: 'PostCreated' }>;
   const version = Number(recorded.revision) + 1;
-  if (event.type === 'PostCreated') return createView(client, event.data, version);
   const postId = event.data.postId;
   if (event.type === 'PostDeleted') {
-    await client.query('DELETE FROM post_views WHERE id = $1', [postId]);
+    await client.query(`DELETE FROM ${table} WHERE id = $1`, [postId]);
     return;
   }
-  const row = await rowFor(client, postId, version);
-  if (!row) return;
   let change: { sql: string; params: unknown[] } | null = null;
   switch (event.type) {
     case 'PublishRequested': {
+      const row = await rowFor(client, table, postId, version);
+      if (!row) return;
       const retried = new Set((event.data as PublishRequestedData).accounts.map((a) => a.accountId));
       change = {
         sql: `status = 'publishing', error_message = NULL, results = $3, publishing_since = $4`,
@@ -116,9 +131,12 @@ export async function projectPostEvent(client: PoolClient, recorded: RecordedEve
       break;
     }
     case 'AccountPublished':
-    case 'AccountPublishFailed':
+    case 'AccountPublishFailed': {
+      const row = await rowFor(client, table, postId, version);
+      if (!row) return;
       change = { sql: 'results = $3', params: [JSON.stringify(withResult(row.results, outcomeResult(event, row.accounts), row.accounts))] };
       break;
+    }
     case 'PublishCompleted': {
       const data: PublishCompletedData = event.data;
       change = { sql: 'status = $3, published_at = $4, error_message = $5', params: [data.status, data.publishedAt, data.errorMessage] };
@@ -133,5 +151,6 @@ export async function projectPostEvent(client: PoolClient, recorded: RecordedEve
     default:
       break; // events that change nothing the view shows: only the version moves
   }
-  await client.query(`UPDATE post_views SET version = $2${change ? `, ${change.sql}` : ''} WHERE id = $1`, [postId, version, ...(change?.params ?? [])]);
+  // Only the changes that build on the row read it first; the others are one statement, skipped on a replay by the version.
+  await client.query(`UPDATE ${table} SET version = $2${change ? `, ${change.sql}` : ''} WHERE id = $1 AND version < $2`, [postId, version, ...(change?.params ?? [])]);
 }

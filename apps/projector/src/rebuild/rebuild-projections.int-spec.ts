@@ -1,0 +1,105 @@
+import { CheckpointStore, formatPosition, PostgresEventStore } from '@app/event-store';
+import { CommentsWorld, startCommentsStack, TestAccount } from '../../../../test/e2e/comments-fixture';
+import { TestStack } from '../../../../test/support/test-stack';
+import { LIVE_TARGET } from './projection-target';
+import { rebuildProjections } from './rebuild-projections';
+
+/** npm run rebuild-projections against the running service: the read models come back the same, nothing is lost, the live projector goes on. */
+describe('rebuildProjections', () => {
+  let stack: TestStack;
+  let world: CommentsWorld;
+  let key: string;
+  let x: TestAccount;
+
+  const rebuild = () => rebuildProjections({ pool: stack.db.pool, databaseUrl: stack.db.url, batchSize: 7 });
+  const rows = async (table: string) => (await stack.db.pool.query(`SELECT * FROM ${table} ORDER BY id`)).rows;
+  const lists = async () => ({
+    posts: (await stack.request('GET', '/api/v1/posts?limit=50', { key })).body,
+    comments: (await stack.request('GET', '/api/v1/comments?limit=50', { key })).body,
+  });
+  const draft = async (content: string) => {
+    const response = await stack.request('POST', '/api/v1/posts', { key, body: { content, accounts: [x.id] } });
+    expect(response.status).toBe(201);
+    return response.body.post.id as string;
+  };
+  /** The live projection has handled every stored event. */
+  const caughtUp = async () => {
+    const store = new PostgresEventStore(stack.db.pool, { databaseUrl: stack.db.url });
+    const checkpoints = new CheckpointStore(stack.db.pool);
+    for (let i = 0; i < 200; i++) {
+      if ((await store.readAll(await checkpoints.load(LIVE_TARGET.checkpoint), 1)).length === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('the live projection did not catch up');
+  };
+  const tablesNamed = async (pattern: string) =>
+    (await stack.db.pool.query<{ relname: string }>(`SELECT relname FROM pg_class WHERE relname LIKE $1 ORDER BY relname`, [pattern])).rows.map((r) => r.relname);
+
+  beforeAll(async () => {
+    stack = await startCommentsStack();
+    world = new CommentsWorld(stack);
+    const workspace = await stack.workspace();
+    key = workspace.key;
+    x = await world.account(workspace.workspaceId, 'x');
+    const mastodon = await world.account(workspace.workspaceId, 'mastodon');
+    const [onX, onMastodon] = [await world.publish(key, x), await world.publish(key, mastodon)];
+    await draft('a draft');
+    const deleted = await draft('a draft deleted');
+    expect((await stack.request('DELETE', `/api/v1/posts/${deleted}`, { key })).status).toBe(204);
+    const scheduled = await stack.request('POST', '/api/v1/posts', { key, body: { content: 'later', accounts: [x.id], scheduledAt: new Date(Date.now() + 86_400_000).toISOString() } });
+    expect(scheduled.status).toBe(201);
+    const comments = [world.comment('x', onX, 'Love it, thank you!'), world.comment('mastodon', onMastodon, 'This broke everything, awful.'), world.comment('x', onX, 'When?')];
+    await world.untilListed(key, comments.map((c) => c.id));
+    expect((await stack.request('POST', '/api/v1/comments/reply', { key, body: { platform: 'x', commentId: comments[2].id, message: 'Tomorrow!' } })).status).toBe(200);
+    await caughtUp();
+  });
+  afterAll(() => stack?.stop());
+
+  it('rebuilds lists identical to the ones before, after the live tables were damaged, under the migrations’ index names', async () => {
+    const before = { lists: await lists(), posts: await rows('post_views'), comments: await rows('comment_views'), indexes: await tablesNamed('%views%') };
+    expect(before.lists.posts.posts).toHaveLength(4);
+    expect(before.lists.comments.comments).toHaveLength(3);
+    await stack.db.pool.query(`DELETE FROM comment_views; DELETE FROM post_views WHERE status = 'published'; UPDATE post_views SET content_preview = 'damaged'`);
+    expect(await lists()).not.toEqual(before.lists);
+
+    const report = await rebuild();
+
+    expect(report.replayed + report.caughtUp).toBe(await stack.eventCount());
+    expect(report.leadersEnded).toBe(1);
+    expect(formatPosition(await new CheckpointStore(stack.db.pool).load(LIVE_TARGET.checkpoint))).toBe(report.position);
+    expect(await lists()).toEqual(before.lists);
+    expect(await rows('post_views')).toEqual(before.posts);
+    expect(await rows('comment_views')).toEqual(before.comments);
+    expect(await tablesNamed('%views%')).toEqual(before.indexes);
+  });
+
+  it('loses nothing written during the rebuild, and the live projector carries on afterwards', async () => {
+    const during = Promise.all(Array.from({ length: 6 }, (_, i) => draft(`written during the rebuild ${i}`)));
+    const [ids] = await Promise.all([during, rebuild()]);
+    const after = await draft('written after the rebuild');
+
+    const listed = (await lists()).posts.posts.map((p: { id: string }) => p.id);
+    expect(listed).toEqual(expect.arrayContaining([...ids, after]));
+    await caughtUp();
+    const live = await rows('post_views');
+    await rebuild();
+    expect(await rows('post_views')).toEqual(live);
+  });
+
+  it('is idempotent: a second run changes nothing and leaves no table behind', async () => {
+    await caughtUp();
+    const before = { posts: await rows('post_views'), comments: await rows('comment_views') };
+    await rebuild();
+    await rebuild();
+    expect({ posts: await rows('post_views'), comments: await rows('comment_views') }).toEqual(before);
+    expect((await tablesNamed('%views%')).filter((name) => /_(rebuild|old)$/.test(name))).toEqual([]);
+    const checkpoints = await stack.db.pool.query('SELECT name FROM checkpoints WHERE name LIKE $1', ['%rebuild%']);
+    expect(checkpoints.rows).toEqual([]);
+  });
+
+  it('refuses to run beside another rebuild', async () => {
+    const [first, second] = await Promise.allSettled([rebuild(), rebuild()]);
+    expect(first.status).toBe('fulfilled');
+    expect(second).toEqual({ status: 'rejected', reason: expect.objectContaining({ message: expect.stringMatching(/already running/) }) });
+  });
+});

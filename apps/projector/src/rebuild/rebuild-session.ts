@@ -1,0 +1,56 @@
+import { Client } from 'pg';
+
+/**
+ * The rebuild's own connection and the session advisory locks it holds: one
+ * that keeps a second rebuild out, and — for the switch — the live projection's
+ * leadership lock (FeedProcessor's `feed:<name>`). Ending the session releases both.
+ */
+export class RebuildSession {
+  private constructor(private readonly client: Client) {}
+
+  /** Opens the session, refusing when another rebuild of the same projection runs. */
+  static async open(databaseUrl: string, projection: string): Promise<RebuildSession> {
+    const client = new Client({ connectionString: databaseUrl });
+    client.on('error', () => undefined); // a lost session surfaces as the next query's error
+    await client.connect();
+    const session = new RebuildSession(client);
+    if (!(await session.tryLock(`rebuild:${projection}`))) {
+      await session.close();
+      throw new Error(`a rebuild of ${projection} is already running`);
+    }
+    return session;
+  }
+
+  /**
+   * Takes the live projection's leadership. Its leader holds the lock for as
+   * long as it runs, so the leader's lock session is ended: the FeedProcessor
+   * stops its subscription, retries leadership, and resumes from its
+   * checkpoint once this session releases the lock. Answers how many leader
+   * sessions it ended.
+   */
+  async takeLeadership(projection: string, retryDelayMs = 50): Promise<number> {
+    const lock = `feed:${projection}`;
+    let ended = 0;
+    while (!(await this.tryLock(lock))) {
+      const { rowCount } = await this.client.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_locks
+         WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+           AND ((classid::bigint << 32) | objid::bigint) = hashtext($1)::bigint`,
+        [lock],
+      );
+      ended += rowCount ?? 0;
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+    }
+    return ended;
+  }
+
+  async close(): Promise<void> {
+    await this.client.end().catch(() => undefined);
+  }
+
+  private async tryLock(name: string): Promise<boolean> {
+    const { rows } = await this.client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [name]);
+    return rows[0].locked;
+  }
+}
