@@ -81,6 +81,24 @@ describe('comment ingestion (poll and Meta webhook)', () => {
     expect(byId.get(complaint.id)).toMatchObject({ sentiment: 'negative', tags: expect.arrayContaining(['complaint']) });
   });
 
+  it("never ingests the workspace's own first comments, even when the platform names their author differently from the handle", async () => {
+    const account = await world.account(workspaceId, 'facebook');
+    const response = await stack.request('POST', '/api/v1/posts', {
+      key,
+      body: { content: 'Launch with a first comment', accounts: [account.id], publishNow: true, firstComments: ['Link in the first comment: https://example.com'] },
+    });
+    expect(response.status).toBe(201);
+    const own = world.sandbox.published({ platform: 'facebook', kind: 'comment' }).find((c) => c.text.startsWith('Link in the first comment'));
+    expect(own).toBeDefined();
+    // A page comments under its display name, not its handle: only the recorded id tells it is ours.
+    expect(own!.owner).not.toBe(account.handle.replace('@', ''));
+    world.comment('facebook', response.body.results[0].postId, 'Congrats on the launch!');
+    await sleep(600);
+    const listed = (await stack.request('GET', '/api/v1/comments?platform=facebook&limit=50', { key })).body.comments as Array<{ text: string }>;
+    expect(listed.map((c) => c.text)).toContain('Congrats on the launch!');
+    expect(listed.map((c) => c.text)).not.toContain('Link in the first comment: https://example.com');
+  });
+
   it('stores a comment once however often it is seen: many polls, then the same comment by webhook', async () => {
     const facebook = await world.account(workspaceId, 'facebook');
     const item = await world.publish(key, facebook);

@@ -17,7 +17,7 @@ function note(post: PostDetail): string {
     case 'published':
       return `Published on ${post.accounts.length === 1 ? 'the account' : `all ${targets}`}.`;
     case 'partial':
-      return `Published on ${published} of ${targets}. ${post.errorMessage ?? ''} POST /api/v1/posts/${post.id}/retry retries the failed ones.`.replace(/\s+/g, ' ');
+      return `Published on ${published} of ${targets}. ${post.errorMessage ? `${post.errorMessage}. ` : ''}POST /api/v1/posts/${post.id}/retry retries the failed ones.`;
     case 'failed':
       return `Not published. ${post.errorMessage ?? ''}`.trim();
   }

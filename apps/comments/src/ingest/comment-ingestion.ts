@@ -31,7 +31,11 @@ export class CommentIngestion {
     if (comments.length === 0) return 0;
     const known = await this.knownUnder(item);
     const fresh = comments.filter(
-      (c) => !known.has(c.platformCommentId) && !this.recentReplies.has(item.platform, c.platformCommentId) && bare(c.author) !== bare(item.handle),
+      (c) =>
+        !known.has(c.platformCommentId) &&
+        !item.ownCommentIds.includes(c.platformCommentId) &&
+        !this.recentReplies.has(item.platform, c.platformCommentId) &&
+        bare(c.author) !== bare(item.handle),
     );
     let stored = 0;
     for (const comment of fresh) {

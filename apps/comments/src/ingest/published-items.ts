@@ -13,6 +13,8 @@ export interface PublishedItem {
   platform: Platform;
   platformPostId: string;
   postTitle: string | null;
+  /** Comments the service itself posted under the post (first comments): never ingested. */
+  ownCommentIds: string[];
 }
 
 /** The list shows a post by the start of its text. */
@@ -30,6 +32,7 @@ interface ItemRow {
   workspace_id: string;
   post_id: string;
   content_preview: string;
+  own_comment_ids: string[];
   account_id: string;
   handle: string;
   platform_post_id: string;
@@ -37,7 +40,7 @@ interface ItemRow {
 
 /** Every successful entry of results on the platform, one row each. */
 const ITEMS_SQL = `
-  SELECT p.workspace_id, p.id AS post_id, p.content_preview, r->>'accountId' AS account_id, r->>'accountLabel' AS handle, r->>'postId' AS platform_post_id
+  SELECT p.workspace_id, p.id AS post_id, p.content_preview, p.own_comment_ids, r->>'accountId' AS account_id, r->>'accountLabel' AS handle, r->>'postId' AS platform_post_id
   FROM post_views p CROSS JOIN LATERAL jsonb_array_elements(p.results) r
   WHERE r->>'platform' = $1 AND r @> '{"success": true}'`;
 
@@ -75,5 +78,6 @@ function toItem(platform: Platform, row: ItemRow): PublishedItem {
     platform,
     platformPostId: row.platform_post_id,
     postTitle: postTitleOf(row.content_preview),
+    ownCommentIds: row.own_comment_ids,
   };
 }

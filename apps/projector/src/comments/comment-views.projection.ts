@@ -24,17 +24,34 @@ function receivedRow(recorded: RecordedEvent) {
   };
 }
 
-/** Inserts every received comment in one statement (a replay of a receipt changes nothing). */
-async function insertReceived(client: PoolClient, table: string, received: RecordedEvent[]): Promise<void> {
+/**
+ * Inserts every received comment in one statement (a replay of a receipt
+ * changes nothing), except the workspace's own first comments: ingestion can
+ * see one on the platform before its FirstCommentPosted is projected, and the
+ * post's view knows its own comment ids (see also ownCommentPosted).
+ */
+async function insertReceived(client: PoolClient, tables: ViewTables, received: RecordedEvent[]): Promise<void> {
   if (received.length === 0) return;
   await client.query(
-    `INSERT INTO ${table} (id, workspace_id, platform, platform_comment_id, platform_post_id, post_id, account_id,
+    `INSERT INTO ${tables.commentViews} (id, workspace_id, platform, platform_comment_id, platform_post_id, post_id, account_id,
                            author, text, sentiment, tags, post_title, url, commented_at, version)
-     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, workspace_id uuid, platform text, platform_comment_id text, platform_post_id text,
+     SELECT r.* FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, workspace_id uuid, platform text, platform_comment_id text, platform_post_id text,
        post_id uuid, account_id uuid, author text, text text, sentiment text, tags text[], post_title text, url text, commented_at timestamptz, version integer)
+     WHERE NOT EXISTS (SELECT 1 FROM ${tables.postViews} p WHERE p.id = r.post_id AND r.platform_comment_id = ANY (p.own_comment_ids))
      ON CONFLICT (id) DO NOTHING`,
     [JSON.stringify(received.map(receivedRow))],
   );
+}
+
+/** The tables of one projection target (the live ones or a rebuild's). */
+export interface ViewTables {
+  postViews: string;
+  commentViews: string;
+}
+
+/** A first comment the workspace posted itself: if ingestion stored it first, it leaves the list. */
+export async function ownCommentPosted(client: PoolClient, tables: ViewTables, postId: string, platformCommentId: string): Promise<void> {
+  await client.query(`DELETE FROM ${tables.commentViews} WHERE post_id = $1 AND platform_comment_id = $2`, [postId, platformCommentId]);
 }
 
 /**
@@ -43,10 +60,11 @@ async function insertReceived(client: PoolClient, table: string, received: Recor
  * applied) makes it idempotent: a replayed event changes nothing. Events of
  * other streams are not its business.
  */
-export async function projectCommentEvents(client: PoolClient, events: RecordedEvent[], table: string): Promise<void> {
+export async function projectCommentEvents(client: PoolClient, events: RecordedEvent[], tables: ViewTables): Promise<void> {
+  const table = tables.commentViews;
   const commentEvents = events.filter((e) => e.streamId.startsWith('comment-'));
   // CommentReceived is always its stream's first event: inserting the batch's receipts first keeps every comment's order.
-  await insertReceived(client, table, commentEvents.filter((e) => e.type === 'CommentReceived'));
+  await insertReceived(client, tables, commentEvents.filter((e) => e.type === 'CommentReceived'));
   for (const recorded of commentEvents) {
     const event = { type: recorded.type, data: recorded.data } as CommentEvent;
     switch (event.type) {

@@ -2,6 +2,7 @@ import { PoolClient } from 'pg';
 import {
   AccountPublishedData,
   AccountPublishFailedData,
+  FirstCommentPostedData,
   LIMITS,
   PostCreatedData,
   PostEditedData,
@@ -12,6 +13,7 @@ import {
   ResolvedAccountEcho,
 } from '@app/contracts';
 import { RecordedEvent } from '@app/event-store';
+import { ownCommentPosted, ViewTables } from '../comments/comment-views.projection';
 
 /** The list shows at most 500 characters of a body, then an ellipsis. */
 export function contentPreview(content: string): string {
@@ -102,11 +104,19 @@ function editChange(data: PostEditedData): { sql: string; params: unknown[] } {
  * rebuild's), inside the caller's transaction. The row's version (events
  * applied) makes every update idempotent: a replayed event changes nothing.
  */
-export async function projectPostEvents(client: PoolClient, events: RecordedEvent[], table: string): Promise<void> {
+export async function projectPostEvents(client: PoolClient, events: RecordedEvent[], tables: ViewTables): Promise<void> {
+  const table = tables.postViews;
   const postEvents = events.filter((e) => e.streamId.startsWith('post-'));
   // PostCreated is always its stream's first event: inserting the batch's creations first keeps every post's order.
   await createViews(client, table, postEvents.filter((e) => e.type === 'PostCreated'));
-  for (const recorded of postEvents) if (recorded.type !== 'PostCreated') await projectChange(client, recorded, table);
+  for (const recorded of postEvents) {
+    if (recorded.type === 'PostCreated') continue;
+    await projectChange(client, recorded, table);
+    if (recorded.type === 'FirstCommentPosted') {
+      const data = recorded.data as FirstCommentPostedData;
+      await ownCommentPosted(client, tables, data.postId, data.platformCommentId);
+    }
+  }
 }
 
 /** One event after a post's creation. */
@@ -147,6 +157,9 @@ async function projectChange(client: PoolClient, recorded: RecordedEvent, table:
       break;
     case 'ScheduledPostExpired':
       change = { sql: `status = 'failed', error_message = $3`, params: [event.data.error.message] };
+      break;
+    case 'FirstCommentPosted':
+      change = { sql: 'own_comment_ids = array_append(own_comment_ids, $3)', params: [event.data.platformCommentId] };
       break;
     default:
       break; // events that change nothing the view shows: only the version moves

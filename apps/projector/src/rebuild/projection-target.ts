@@ -23,6 +23,6 @@ export const REBUILD_TARGET: ProjectionTarget = {
 
 /** Applies a batch of the feed to every table of the target, inside the caller's transaction. */
 export async function projectBatch(client: PoolClient, events: RecordedEvent[], target: ProjectionTarget): Promise<void> {
-  await projectPostEvents(client, events, target.postViews);
-  await projectCommentEvents(client, events, target.commentViews);
+  await projectPostEvents(client, events, target);
+  await projectCommentEvents(client, events, target);
 }
