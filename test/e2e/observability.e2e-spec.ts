@@ -68,6 +68,20 @@ describe('observability across the services', () => {
     expect(lines.join('\n')).not.toContain('sp_not_a_real_key_123456');
   });
 
+  it("the client's trace context is stored with the events it caused, so JetStream consumers continue the trace", async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const { workspaceId, key } = await stack.workspace();
+    await stack.connect(workspaceId, 'x', '@traced');
+    const created = await stack.request('POST', '/api/v1/posts', {
+      key,
+      body: { content: 'traced', accounts: ['x:@traced'] },
+      headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    });
+    expect(created.status).toBe(201);
+    const { rows } = await stack.db.pool.query<{ metadata: { traceparent?: string } }>('SELECT metadata FROM events WHERE stream_id = $1', [`post-${created.body.post.id}`]);
+    expect(rows[0].metadata.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-0[01]$`));
+  });
+
   it('GET /metrics answers the Prometheus text with the named metrics, without an API key', async () => {
     const response = await fetch(`${stack.baseUrl}/metrics`);
     expect(response.status).toBe(200);
@@ -75,6 +89,7 @@ describe('observability across the services', () => {
     const text = await response.text();
     expect(text).toMatch(/^http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/posts",status="201"\} [1-9]/m);
     expect(text).toMatch(/^commands_handled_total\{command="posts.create",outcome="ok"\} [1-9]/m);
+    expect(text).toMatch(/^events_appended_total\{type="PostCreated"\} [1-9]/m);
     expect(text).toMatch(/^events_relayed_total\{type="PostCreated"\} [1-9]/m);
     expect(text).toMatch(/^events_handled_total\{consumer="publisher",type="PublishRequested",outcome="ok"\} [1-9]/m);
     expect(text).toMatch(/^publish_outcomes_total\{platform="mastodon",outcome="published",code=""\} 1$/m);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { currentTraceFields } from '@app/observability';
 import { EventStore, ExpectedRevision, NewEvent, RecordedEvent } from './event-store.port';
 
 /** A domain event as deciders see it. */
@@ -27,12 +28,17 @@ export async function loadAggregate<S, E extends DomainEvent>(
   return { state, expected: last ? last.revision : 'no_stream', last };
 }
 
-/** Decided events as stored events: a fresh id each, the workspace, the schema version, the request that caused them. */
+/**
+ * Decided events as stored events: a fresh id each, the workspace, the schema
+ * version, the request that caused them and its trace context (the relay puts
+ * both in the JetStream headers, so consumers continue the trace).
+ */
 export function toNewEvents(events: DomainEvent[], meta: { workspaceId: string; version: number; requestId: string | undefined }): NewEvent[] {
+  const trace = currentTraceFields();
   return events.map((event) => ({
     eventId: randomUUID(),
     type: event.type,
     data: event.data,
-    metadata: { workspaceId: meta.workspaceId, version: meta.version, ...(meta.requestId ? { requestId: meta.requestId } : {}) },
+    metadata: { workspaceId: meta.workspaceId, version: meta.version, ...(meta.requestId ? { requestId: meta.requestId } : {}), ...trace },
   }));
 }

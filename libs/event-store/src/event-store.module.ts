@@ -2,6 +2,7 @@ import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
 import { AppConfig } from '@app/config';
 import { PG_POOL } from '@app/database';
+import { eventsAppended } from '@app/observability';
 import { EVENT_STORE, EventStore } from './event-store.port';
 import { PostgresEventStore } from './postgres-event-store';
 
@@ -18,9 +19,20 @@ export function createEventStore(config: AppConfig, pool: Pool): EventStore {
   }
 }
 
+/** Counts what each append wrote (events_appended_total), whichever adapter is in use. */
+function countingAppends(store: EventStore): EventStore {
+  const append = store.append.bind(store);
+  store.append = async (streamId, events, expected) => {
+    const result = await append(streamId, events, expected);
+    for (const event of events) eventsAppended.inc({ type: event.type });
+    return result;
+  };
+  return store;
+}
+
 @Global()
 @Module({
-  providers: [{ provide: EVENT_STORE, inject: [AppConfig, PG_POOL], useFactory: createEventStore }],
+  providers: [{ provide: EVENT_STORE, inject: [AppConfig, PG_POOL], useFactory: (config: AppConfig, pool: Pool) => countingAppends(createEventStore(config, pool)) }],
   exports: [EVENT_STORE],
 })
 export class EventStoreModule implements OnApplicationShutdown {

@@ -21,6 +21,12 @@ export const commandsHandled = new Counter({
   labelNames: ['command', 'outcome'] as const,
 });
 
+export const eventsAppended = new Counter({
+  name: 'events_appended_total',
+  help: 'Events appended to the event store by this process, by event type',
+  labelNames: ['type'] as const,
+});
+
 export const eventsRelayed = new Counter({
   name: 'events_relayed_total',
   help: 'Stored events published to JetStream by the relay, by event type (every appended event passes the relay once; a resend after a crash counts again)',

@@ -57,3 +57,10 @@ export function traceContextOf(record: Record<string, unknown>): Context {
     keys: (carrier) => Object.keys(carrier),
   });
 }
+
+/** The current trace context as plain fields (traceparent, tracestate) to store with an event. */
+export function currentTraceFields(): Record<string, string> {
+  const fields: Record<string, string> = {};
+  activePropagator().inject(currentTraceContext(), fields, { set: (carrier, key, value) => (carrier[key] = value) });
+  return fields;
+}
