@@ -55,6 +55,8 @@ export class CreatePostHandler {
         now,
       }),
       requestId,
+      // Without a key the id is new (UUIDv7): nothing to read back.
+      { fresh: key === null },
     );
     return { postId, position: result.position!, replayed: result.events.length === 0 };
   }

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { DomainError, PostEvent, postStreamId } from '@app/contracts';
-import { EVENT_STORE, EventStore, formatPosition, NewEvent, WrongExpectedRevisionError } from '@app/event-store';
-import { decide, evolve, PostCommand, PostState } from './post.decider';
+import { EVENT_STORE, EventStore, formatPosition, LoadedAggregate, NewEvent, WrongExpectedRevisionError } from '@app/event-store';
+import { decide, evolve, initialState, PostCommand, PostState } from './post.decider';
 import { loadPost, toNewPostEvents } from './post-stream';
 
 export interface RunResult {
@@ -18,6 +18,8 @@ export interface RunResult {
 export type CommandScope = { workspaceId: string; expectedVersion?: number | null } | 'internal';
 
 interface Pending {
+  /** The post cannot exist yet (a fresh id): skip reading its stream on the first try. */
+  fresh: boolean;
   scope: CommandScope;
   build: (state: PostState, now: Date) => PostCommand;
   requestId: string | undefined;
@@ -26,6 +28,8 @@ interface Pending {
 }
 
 const MAX_CONFLICT_RETRIES = 20;
+
+const NO_POST: LoadedAggregate<PostState> = { state: initialState(), expected: 'no_stream', last: null };
 
 /**
  * Load → decide → append with the expected revision, for every command on a
@@ -43,10 +47,16 @@ export class PostCommandRunner {
     private readonly config: AppConfig,
   ) {}
 
-  run(postId: string, scope: CommandScope, build: (state: PostState, now: Date) => PostCommand, requestId: string | undefined): Promise<RunResult> {
+  run(
+    postId: string,
+    scope: CommandScope,
+    build: (state: PostState, now: Date) => PostCommand,
+    requestId: string | undefined,
+    options: { fresh?: boolean } = {},
+  ): Promise<RunResult> {
     return new Promise((resolve, reject) => {
       const queue = this.queues.get(postId);
-      const pending = { scope, build, requestId, resolve, reject };
+      const pending = { fresh: options.fresh === true, scope, build, requestId, resolve, reject };
       if (queue) {
         queue.push(pending);
         return;
@@ -68,7 +78,8 @@ export class PostCommandRunner {
 
   private async runBatch(postId: string, batch: Pending[]): Promise<void> {
     for (let attempt = 0; ; attempt++) {
-      const loaded = await loadPost(this.store, postId);
+      // A fresh id needs no read: the append's no_stream check catches the impossible collision.
+      const loaded = attempt === 0 && batch.every((p) => p.fresh) ? NO_POST : await loadPost(this.store, postId);
       let state = loaded.state;
       const decided: Array<{ pending: Pending; events: PostEvent[] } | { pending: Pending; error: unknown }> = [];
       const toAppend: NewEvent[] = [];
