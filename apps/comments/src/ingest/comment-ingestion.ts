@@ -29,7 +29,7 @@ export class CommentIngestion {
   /** Returns how many comments this call stored. */
   async ingest(item: PublishedItem, comments: IncomingComment[], requestId?: string): Promise<number> {
     if (comments.length === 0) return 0;
-    const known = await this.knownUnder(item);
+    const known = await this.alreadyKnown(item, comments.map((c) => c.platformCommentId));
     const fresh = comments.filter(
       (c) =>
         !known.has(c.platformCommentId) &&
@@ -71,13 +71,21 @@ export class CommentIngestion {
     return stored;
   }
 
-  /** Platform ids under the item the read model already has: its comments and the workspace's replies. */
-  private async knownUnder(item: PublishedItem): Promise<Set<string>> {
-    const { rows } = await this.pool.query<{ platform_comment_id: string; reply_ids: string[] }>(
-      'SELECT platform_comment_id, reply_ids FROM comment_views WHERE workspace_id = $1 AND platform = $2 AND platform_post_id = $3',
-      [item.workspaceId, item.platform, item.platformPostId],
+  /**
+   * Which of these platform ids the read model already has under the item: as
+   * comments, or as the workspace's own replies. Only the ids asked about are
+   * looked up, so a post with thousands of comments costs no more than one with few.
+   */
+  private async alreadyKnown(item: PublishedItem, platformCommentIds: string[]): Promise<Set<string>> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT platform_comment_id AS id FROM comment_views
+        WHERE workspace_id = $1 AND platform_comment_id = ANY($3::text[]) AND platform = $2
+       UNION
+       SELECT unnest(reply_ids) AS id FROM comment_views
+        WHERE workspace_id = $1 AND platform = $2 AND platform_post_id = $4 AND replied AND reply_ids && $3::text[]`,
+      [item.workspaceId, item.platform, platformCommentIds, item.platformPostId],
     );
-    return new Set(rows.flatMap((row) => [row.platform_comment_id, ...row.reply_ids]));
+    return new Set(rows.map((row) => row.id));
   }
 }
 
