@@ -99,6 +99,23 @@ describe('comment ingestion (poll and Meta webhook)', () => {
     expect(listed.map((c) => c.text)).not.toContain('Link in the first comment: https://example.com');
   });
 
+  it('ingests Instagram comments under a published photo (Instagram needs media)', async () => {
+    const account = await world.account(workspaceId, 'instagram');
+    const response = await stack.request('POST', '/api/v1/posts', {
+      key,
+      body: { content: 'New drop 📸', accounts: [account.id], mediaUrls: ['https://cdn.example.com/drop.jpg'], publishNow: true },
+    });
+    expect(response.status).toBe(201);
+    expect(response.body.results).toEqual([expect.objectContaining({ platform: 'instagram', success: true })]);
+    world.comment('instagram', response.body.results[0].postId, 'Is this available in size M?', 'shopper');
+    let listed: Array<{ text: string; platform: string; tags: string[] }> = [];
+    for (let i = 0; i < 50 && listed.length === 0; i++) {
+      await sleep(100);
+      listed = (await stack.request('GET', '/api/v1/comments?platform=instagram', { key })).body.comments;
+    }
+    expect(listed).toEqual([expect.objectContaining({ platform: 'instagram', text: 'Is this available in size M?', tags: expect.arrayContaining(['question']) })]);
+  });
+
   it('stores a comment once however often it is seen: many polls, then the same comment by webhook', async () => {
     const facebook = await world.account(workspaceId, 'facebook');
     const item = await world.publish(key, facebook);
