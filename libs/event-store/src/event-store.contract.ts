@@ -61,6 +61,10 @@ export function describeEventStoreContract(name: string, setUp: () => Promise<Co
       expect(comparePositions(events[1].position, result.position)).toBe(0);
     });
 
+    it('answers a ping', async () => {
+      await expect(harness.store.ping()).resolves.toBeUndefined();
+    });
+
     it('reads an unknown stream as empty', async () => {
       expect(await harness.store.readStream(stream())).toEqual([]);
     });

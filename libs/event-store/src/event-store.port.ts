@@ -73,6 +73,9 @@ export interface EventStore {
    */
   subscribeToAll(after: GlobalPosition, handler: BatchHandler, options?: { batchSize?: number }): FeedSubscription;
 
+  /** Resolves when the store answers (readiness); throws when it cannot be reached. */
+  ping(): Promise<void>;
+
   close(): Promise<void>;
 }
 

@@ -92,6 +92,11 @@ export class EventStoreDbEventStore implements EventStore {
     return last?.event ? last.event.revision : 'no_stream';
   }
 
+  /** A read of a stream that need not exist: one round trip to the server. */
+  async ping(): Promise<void> {
+    await this.readStream('readiness-ping');
+  }
+
   async readStream(streamId: string): Promise<RecordedEvent[]> {
     const records = await collectStream(this.client.readStream(streamId));
     return records.flatMap((record) => toDomainEvent(record) ?? []);

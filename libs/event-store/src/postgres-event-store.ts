@@ -122,6 +122,10 @@ export class PostgresEventStore implements EventStore {
     });
   }
 
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
   async close(): Promise<void> {
     // The pool belongs to the caller.
   }
