@@ -10,6 +10,7 @@ import { metaSignature } from '../apps/gateway/src/comments/meta-webhook';
 import { startPlatformSandbox } from '../apps/platform-sandbox/src/sandbox';
 import { createBenchDatabase, startService } from './bench-environment';
 import { formatRow, measure, Measured } from './stats';
+import { runScript } from './run-script';
 
 /**
  * npm run bench:comments: comments ingested per second end to end (sandbox →
@@ -249,7 +250,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+runScript(main);

@@ -3,6 +3,7 @@ import { Platform } from '@app/contracts';
 import { startPlatformSandbox } from '../apps/platform-sandbox/src/sandbox';
 import { createBenchDatabase, startService } from './bench-environment';
 import { formatRow, measure } from './stats';
+import { runScript } from './run-script';
 
 /**
  * npm run bench:fan-out: publishNow to 10 accounts whose platform answers each
@@ -55,7 +56,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+runScript(main);

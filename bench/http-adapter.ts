@@ -12,6 +12,7 @@ import { RequireScopes } from '../apps/gateway/src/auth/scopes.decorator';
 import { clampLimit, ListPostsQuery } from '../apps/gateway/src/posts/list-posts.query';
 import { queryValidation } from '../apps/gateway/src/validation/validation-pipes';
 import { formatRow, measure, Measured } from './stats';
+import { runScript } from './run-script';
 
 /**
  * npm run bench:http-adapter: the same Nest route on the Fastify and the
@@ -133,7 +134,4 @@ async function main(): Promise<void> {
 }
 
 const [role, adapter] = process.argv.slice(2);
-(role === 'serve' ? serve(adapter as AdapterName) : main()).catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runScript(() => (role === 'serve' ? serve(adapter as AdapterName) : main()));

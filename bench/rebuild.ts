@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Pool } from 'pg';
 import { rebuildProjections } from '../apps/projector/src/rebuild/rebuild-projections';
 import { createBenchDatabase } from './bench-environment';
+import { runScript } from './run-script';
 
 /**
  * npm run bench:rebuild: replays 1,000,000 events into fresh read-model tables
@@ -98,7 +99,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+runScript(main);

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { createBenchDatabase, startService } from './bench-environment';
 import { formatRow, measure, Measured } from './stats';
+import { runScript } from './run-script';
 
 /**
  * npm run bench: end-to-end draft creation through the gateway against a
@@ -76,7 +77,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+runScript(main);

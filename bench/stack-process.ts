@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { AppConfig } from '@app/config';
 import { AppName, InProcessStack } from '../tools/local/in-process-stack';
+import { runScript } from './run-script';
 
 /**
  * Apps under benchmark, in processes of their own so the load generator does
@@ -15,7 +16,4 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stack.stop().then(() => process.exit(0)));
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${String(error)}\n`);
-  process.exit(1);
-});
+runScript(main);

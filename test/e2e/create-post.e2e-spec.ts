@@ -15,7 +15,10 @@ describe('POST /api/v1/posts (draft and scheduled)', () => {
     await stack.connect(workspaceId, 'x', '@news');
     const old = await stack.connect(workspaceId, 'linkedin', '@old');
     await stack.workspaces.disconnectAccount(old.id);
+    for (let i = 0; i < 11; i++) await stack.connect(workspaceId, 'bluesky', `@crowd${i}`);
   });
+
+  const crowd = (n: number) => Array.from({ length: n }, (_, i) => `bluesky:@crowd${i}`);
   afterAll(() => stack.stop());
 
   it('creates a draft, answers the spec shape, and the list already shows it', async () => {
@@ -66,6 +69,14 @@ describe('POST /api/v1/posts (draft and scheduled)', () => {
     ['scheduledAt in the past', 'scheduled_at_in_past', { content: 'x', accounts: ['@shop'], scheduledAt: '2001-01-01T00:00:00Z' }],
     ['scheduledAt not a datetime', 'invalid_scheduled_at', { content: 'x', accounts: ['@shop'], scheduledAt: 'next week' }],
     ['a relative media path', 'invalid_media_url', { content: 'x', accounts: ['@shop'], mediaUrls: ['/a.png'] }],
+    ['an http media url', 'invalid_media_url', { content: 'x', accounts: ['@shop'], mediaUrls: ['http://cdn.example.com/a.png'] }],
+    ['11 media urls', 'too_many_media_urls', { content: 'x', accounts: ['@shop'], mediaUrls: Array.from({ length: 11 }, (_, i) => `https://cdn.example.com/${i}.png`) }],
+    ['6 first comments', 'too_many_first_comments', { content: 'x', accounts: ['@shop'], firstComments: ['1', '2', '3', '4', '5', '6'] }],
+    ['a first comment over 2,200 characters', 'first_comment_invalid', { content: 'x', accounts: ['@shop'], firstComments: ['c'.repeat(2_201)] }],
+    ['11 distinct accounts', 'too_many_accounts', { content: 'x', accounts: crowd(11) }],
+    ['an unknown platform', 'unknown_platform', { content: 'x', platforms: ['myspace'] }],
+    ['a platform with no connected account', 'platform_not_connected', { content: 'x', platforms: ['tiktok'] }],
+    ['accountIds (deprecated) with platforms', 'accounts_and_platforms', { content: 'x', accountIds: ['@shop'], platforms: ['instagram'] }],
     ['a field of the wrong type', 'invalid_body', { content: 42, accounts: ['@shop'] }],
   ])('refuses %s with %s and appends nothing', async (_name, code, body) => {
     const before = await stack.eventCount();
@@ -74,6 +85,17 @@ describe('POST /api/v1/posts (draft and scheduled)', () => {
     expect(response.body.error.code).toBe(code);
     expect(typeof response.body.error.message).toBe('string');
     expect(await stack.eventCount()).toBe(before);
+  });
+
+  it('accepts ten accounts, ignores duplicates (the same account named twice, or by handle and by id) and reads accountIds as accounts', async () => {
+    const ten = await stack.request('POST', '/api/v1/posts', { key, body: { content: 'x', accounts: [...crowd(10), 'bluesky:@crowd0'] } });
+    expect(ten.status).toBe(201);
+    expect(ten.body.accounts).toHaveLength(10);
+    const listed = (await stack.request('GET', '/api/v1/accounts', { key })).body.accounts as Array<{ id: string; account: string }>;
+    const shopId = listed.find((a) => a.account === '@shop')!.id;
+    const deduped = await stack.request('POST', '/api/v1/posts', { key, body: { content: 'x', accountIds: ['@shop', shopId, 'instagram:@shop'] } });
+    expect(deduped.status).toBe(201);
+    expect(deduped.body.accounts).toEqual([{ accountId: shopId, platform: 'instagram', account: '@shop' }]);
   });
 
   it('lists the candidates of an ambiguous platform', async () => {

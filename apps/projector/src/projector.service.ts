@@ -3,10 +3,10 @@ import { NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { AppConfig } from '@app/config';
 import { Subjects } from '@app/contracts';
-import { PG_POOL } from '@app/database';
+import { inTransaction, PG_POOL } from '@app/database';
 import { CheckpointStore, EVENT_STORE, EventStore, FeedProcessor, formatPosition, RecordedEvent, RELAY_CHECKPOINT, relayToJetStream } from '@app/event-store';
 import { ensureEventStream, NATS_CONNECTION } from '@app/messaging';
-import { POST_VIEWS_PROJECTION, PROJECTION_CHANNEL } from '@app/read-models';
+import { notifyProjectionAdvanced, POST_VIEWS_PROJECTION } from '@app/read-models';
 import { LIVE_TARGET, projectBatch } from './rebuild/projection-target';
 
 /**
@@ -41,20 +41,12 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /** One transaction per batch: the rows and the checkpoint commit together, then waiters are told. */
-  private async project(events: RecordedEvent[], checkpoints: CheckpointStore): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+  private project(events: RecordedEvent[], checkpoints: CheckpointStore): Promise<void> {
+    const position = events[events.length - 1].position;
+    return inTransaction(this.pool, async (client) => {
       await projectBatch(client, events, LIVE_TARGET);
-      const position = events[events.length - 1].position;
       await checkpoints.save(POST_VIEWS_PROJECTION, position, client);
-      await client.query('SELECT pg_notify($1, $2)', [PROJECTION_CHANNEL, `${POST_VIEWS_PROJECTION} ${formatPosition(position)}`]);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+      await notifyProjectionAdvanced(client, POST_VIEWS_PROJECTION, formatPosition(position));
+    });
   }
 }

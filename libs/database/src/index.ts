@@ -1,3 +1,4 @@
 export * from './migrate';
 export * from './pool';
 export * from './database.module';
+export * from './transaction';

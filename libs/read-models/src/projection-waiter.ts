@@ -1,8 +1,13 @@
-import { Client, Pool } from 'pg';
+import { Client, Pool, PoolClient } from 'pg';
 import { comparePositions, parsePosition } from '@app/event-store';
 
 /** Channel the projector notifies after each committed batch: payload "<projection> <commit:prepare>". */
 export const PROJECTION_CHANNEL = 'projection_advanced';
+
+/** Tells ProjectionWaiters (in any process) that `projection` reached `position`; delivered when the caller's transaction commits. */
+export async function notifyProjectionAdvanced(client: PoolClient, projection: string, position: string): Promise<void> {
+  await client.query('SELECT pg_notify($1, $2)', [PROJECTION_CHANNEL, `${projection} ${position}`]);
+}
 
 function isAtOrPast(checkpoint: string, position: string): boolean {
   return comparePositions(parsePosition(checkpoint), parsePosition(position)) >= 0;

@@ -1,6 +1,7 @@
 import { Pool, PoolClient } from 'pg';
 import { CheckpointStore, formatPosition, GlobalPosition, PostgresEventStore, RecordedEvent, START } from '@app/event-store';
-import { PROJECTION_CHANNEL } from '@app/read-models';
+import { inTransaction } from '@app/database';
+import { notifyProjectionAdvanced } from '@app/read-models';
 import { LIVE_TARGET, projectBatch, REBUILD_TARGET } from './projection-target';
 import { RebuildSession } from './rebuild-session';
 import { createRebuildIndexes, createRebuildTable, dropOldTable, switchTable, TablePair } from './rebuild-tables';
@@ -114,21 +115,7 @@ async function switchTables(client: PoolClient): Promise<void> {
   );
   await client.query('DELETE FROM checkpoints WHERE name = $1', [REBUILD_TARGET.checkpoint]);
   // Read-your-writes waiters follow the live checkpoint: tell them where it is now.
-  if (rows[0]) await client.query('SELECT pg_notify($1, $2)', [PROJECTION_CHANNEL, `${LIVE_TARGET.checkpoint} ${rows[0].position}`]);
-}
-
-async function inTransaction(pool: Pool, work: (client: PoolClient) => Promise<void>): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await work(client);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  if (rows[0]) await notifyProjectionAdvanced(client, LIVE_TARGET.checkpoint, rows[0].position);
 }
 
 async function withRetries(attempt: () => Promise<void>): Promise<void> {
