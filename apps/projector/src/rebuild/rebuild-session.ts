@@ -30,19 +30,21 @@ export class RebuildSession {
    */
   async takeLeadership(projection: string, retryDelayMs = 50): Promise<number> {
     const lock = `feed:${projection}`;
-    let ended = 0;
+    // Counted by pid: a leader still exiting holds the lock for another round, and is the same leader.
+    const ended = new Set<number>();
     while (!(await this.tryLock(lock))) {
-      const { rowCount } = await this.client.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_locks
+      const { rows } = await this.client.query<{ pid: number }>(
+        // The timeout makes the call wait for the backend to exit, so its lock is released before the next try.
+        `SELECT pid, pg_terminate_backend(pid, 5000) FROM pg_locks
          WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
            AND ((classid::bigint << 32) | objid::bigint) = hashtext($1)::bigint`,
         [lock],
       );
-      ended += rowCount ?? 0;
-      await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+      for (const { pid } of rows) ended.add(pid);
+      if (rows.length === 0) await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
     }
-    return ended;
+    return ended.size;
   }
 
   async close(): Promise<void> {
