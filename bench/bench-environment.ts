@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client, Pool } from 'pg';
 import { createPool, migrate } from '@app/database';
-import { TokenCipher, WorkspaceStore } from '@app/workspaces';
+import { AccountStore, TokenCipher } from '@app/accounts';
+import { WorkspaceStore } from '@app/workspaces';
 
 /** PostgreSQL server the benches create their database on, and the NATS they use. */
 const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -22,6 +23,7 @@ export interface BenchDatabase {
   url: string;
   pool: Pool;
   store: WorkspaceStore;
+  accounts: AccountStore;
   tokenKey: string;
   drop(): Promise<void>;
 }
@@ -39,7 +41,8 @@ export async function createBenchDatabase(poolSize: number): Promise<BenchDataba
     url: url.toString(),
     pool,
     tokenKey,
-    store: new WorkspaceStore(pool, new TokenCipher(Buffer.from(tokenKey, 'base64'))),
+    store: new WorkspaceStore(pool),
+    accounts: new AccountStore(pool, new TokenCipher(Buffer.from(tokenKey, 'base64'))),
     async drop() {
       await pool.end();
       await new Promise((r) => setTimeout(r, 500));

@@ -8,6 +8,7 @@ import { CommentSentiment, Platform } from '@app/contracts';
 import { CommentListFilter, CommentViewsReader } from '@app/read-models';
 import { metaSignature } from '../apps/gateway/src/comments/meta-webhook';
 import { startPlatformSandbox } from '../apps/platform-sandbox/src/sandbox';
+import { connectSandboxAccount } from '../tools/local/connect-sandbox-account';
 import { createBenchDatabase, startService } from './bench-environment';
 import { formatRow, measure, Measured } from './stats';
 import { runScript } from './run-script';
@@ -156,7 +157,7 @@ async function main(): Promise<void> {
     const workspace = await db.store.createWorkspace('comments bench');
     const { key } = await db.store.createKey(workspace.id, ['read', 'write', 'publish']);
     for (const platform of POLLED_PLATFORMS) {
-      await db.store.connectAccount({ workspaceId: workspace.id, platform, handle: `@bench_${platform}`, token: `bench-${platform}` });
+      await connectSandboxAccount(db.accounts, sandbox, { workspaceId: workspace.id, platform, handle: `@bench_${platform}` });
     }
 
     // Baselines, same run: classification alone over the same texts, and plain single-row inserts.

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Platform } from '@app/contracts';
 import { startPlatformSandbox } from '../apps/platform-sandbox/src/sandbox';
+import { connectSandboxAccount } from '../tools/local/connect-sandbox-account';
 import { createBenchDatabase, startService } from './bench-environment';
 import { formatRow, measure } from './stats';
 import { runScript } from './run-script';
@@ -25,9 +26,9 @@ async function main(): Promise<void> {
     const workspace = await db.store.createWorkspace('fan-out bench');
     const { key } = await db.store.createKey(workspace.id, ['write', 'publish']);
     for (const account of ACCOUNTS) {
-      const token = `bench-${account.platform}-${account.handle}`;
-      await db.store.connectAccount({ workspaceId: workspace.id, platform: account.platform, handle: account.handle, token });
-      sandbox.control.addFault({ platform: account.platform, account: token, operation: 'publish', times: 'always', fault: { type: 'latency', ms: LATENCY_MS } });
+      const key = `bench-${account.platform}-${account.handle}`;
+      await connectSandboxAccount(db.accounts, sandbox, { workspaceId: workspace.id, platform: account.platform, handle: account.handle, key });
+      sandbox.control.addFault({ platform: account.platform, account: key, operation: 'publish', times: 'always', fault: { type: 'latency', ms: LATENCY_MS } });
     }
     service = await startService(db, ['projector', 'posts', 'publisher', 'gateway'], { PLATFORM_SANDBOX_URL: sandbox.url, X_POOL_MONTHLY_POSTS: '100000' });
     const accounts = ACCOUNTS.map((a) => `${a.platform}:${a.handle}`);

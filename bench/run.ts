@@ -21,7 +21,10 @@ async function main(): Promise<void> {
   try {
     const workspace = await db.store.createWorkspace('bench');
     const { key } = await db.store.createKey(workspace.id, ['read', 'write']);
-    await db.store.connectAccount({ workspaceId: workspace.id, platform: 'x', handle: '@bench', token: 't' });
+    // Drafts only: the account is never published to, so no platform (or sandbox) is needed.
+    const identity = { platformAccountId: 'bench', handle: '@bench', displayName: 'bench', instanceUrl: null, attributes: {} };
+    const credentials = { kind: 'static' as const, accessToken: 'unused', refreshToken: null, expiresAt: null, refreshTokenExpiresAt: null, scopes: [] };
+    await db.accounts.saveSignedIn(workspace.id, { platform: 'x', identity, credentials });
 
     // Baseline: the same number of single-row inserts, same concurrency, straight into Postgres.
     await db.pool.query('CREATE TABLE bench_baseline (id uuid PRIMARY KEY, workspace_id uuid NOT NULL, content text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())');

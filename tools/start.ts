@@ -3,8 +3,10 @@ import { Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { Platform } from '@app/contracts';
 import { createPool, migrate } from '@app/database';
-import { TokenCipher, WorkspaceStore } from '@app/workspaces';
-import { startPlatformSandbox } from '../apps/platform-sandbox/src/sandbox';
+import { AccountStore, TokenCipher } from '@app/accounts';
+import { WorkspaceStore } from '@app/workspaces';
+import { RunningPlatformSandbox, startPlatformSandbox } from '../apps/platform-sandbox/src/sandbox';
+import { connectSandboxAccount } from './local/connect-sandbox-account';
 import { InProcessStack } from './local/in-process-stack';
 import { localDatabase, localNats, LocalState, readLocalState, writeLocalState } from './local/local-environment';
 
@@ -16,17 +18,22 @@ const DEMO_ACCOUNTS: Array<{ platform: Platform; handle: string }> = [
   { platform: 'mastodon', handle: '@demo' },
 ];
 
-/** The demo workspace and its key, made once and remembered in the local state. */
-async function ensureDemoWorkspace(store: WorkspaceStore, state: LocalState): Promise<NonNullable<LocalState['demo']>> {
-  if (state.demo && (await store.authenticate(state.demo.key))) return state.demo;
-  const workspace = await store.createWorkspace('Demo workspace');
-  const key = await store.createKey(workspace.id, ['read', 'write', 'publish', 'engage']);
-  for (const account of DEMO_ACCOUNTS) {
-    // The sandbox knows accounts by their token.
-    await store.connectAccount({ workspaceId: workspace.id, platform: account.platform, handle: account.handle, token: `demo-${account.platform}` });
+/**
+ * The demo workspace and its key, made once and remembered in the local state. Its
+ * accounts are signed in on the sandbox at every start: the sandbox forgets its accounts
+ * when it stops, so yesterday's tokens would be refused (as a real platform refuses a
+ * token it did not issue); signing in again keeps the same account ids.
+ */
+async function ensureDemoWorkspace(store: WorkspaceStore, accounts: AccountStore, sandbox: RunningPlatformSandbox | null, state: LocalState): Promise<NonNullable<LocalState['demo']>> {
+  if (!state.demo || !(await store.authenticate(state.demo.key))) {
+    const workspace = await store.createWorkspace('Demo workspace');
+    const key = await store.createKey(workspace.id, ['read', 'write', 'publish', 'engage', 'accounts']);
+    state.demo = { workspaceId: workspace.id, keyId: key.id, key: key.key };
+    writeLocalState(state);
   }
-  state.demo = { workspaceId: workspace.id, keyId: key.id, key: key.key };
-  writeLocalState(state);
+  if (sandbox) {
+    for (const account of DEMO_ACCOUNTS) await connectSandboxAccount(accounts, sandbox, { workspaceId: state.demo.workspaceId, ...account });
+  }
   return state.demo;
 }
 
@@ -58,7 +65,7 @@ async function main(): Promise<void> {
   });
 
   const pool = createPool(config.databaseUrl, 2);
-  const demo = await ensureDemoWorkspace(new WorkspaceStore(pool, new TokenCipher(config.tokenEncryptionKey)), state);
+  const demo = await ensureDemoWorkspace(new WorkspaceStore(pool), new AccountStore(pool, new TokenCipher(config.tokenEncryptionKey)), sandbox, state);
   await pool.end();
 
   const stack = await new InProcessStack(config).start();

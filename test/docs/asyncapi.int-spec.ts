@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { connect, JSONCodec, Msg, NatsConnection } from 'nats';
-import { CommentEventType, EventEnvelope, Platform, PostEventType, Subjects } from '@app/contracts';
-import { TEST_NATS_URL } from '@app/testing';
+import { AccountEventType, CommentEventType, EventEnvelope, Platform, PostEventType, Subjects } from '@app/contracts';
+import { TEST_NATS_URL, until } from '@app/testing';
 import { buildAsyncApiDocument } from '../../apps/gateway/src/openapi/asyncapi/asyncapi-document';
 import { DOCUMENT_FILES, serialize } from '../../apps/gateway/src/openapi/write-documents';
 import { TestStack, tokenOf } from '../support/test-stack';
@@ -16,6 +16,7 @@ const POST_EVENT_TYPES: Record<PostEventType, true> = {
   PublishCompleted: true, FirstCommentPosted: true, FirstCommentFailed: true, PostEdited: true, PostDeleted: true, ScheduledPostExpired: true,
 };
 const COMMENT_EVENT_TYPES: Record<CommentEventType, true> = { CommentReceived: true, CommentReplied: true };
+const ACCOUNT_EVENT_TYPES: Record<AccountEventType, true> = { AccountConnected: true, AccountReauthRequired: true, AccountDisconnected: true };
 
 type AsyncApi = { channels: Record<string, { address: string }>; components: { messages: Record<string, { payload: { $ref: string } }> } };
 
@@ -52,9 +53,37 @@ describe('AsyncAPI document', () => {
   });
 
   it('documents every event type of the contract unions, and nothing else', () => {
-    expect(Object.keys(committed.components.messages).sort()).toEqual([...Object.keys(POST_EVENT_TYPES), ...Object.keys(COMMENT_EVENT_TYPES)].sort());
+    expect(Object.keys(committed.components.messages).sort()).toEqual([...Object.keys(POST_EVENT_TYPES), ...Object.keys(COMMENT_EVENT_TYPES), ...Object.keys(ACCOUNT_EVENT_TYPES)].sort());
+    expect(committed.channels.AccountReauthRequired.address).toBe('social.v1.accounts.AccountReauthRequired');
     expect(committed.channels.PostCreated.address).toBe('social.v1.posts.PostCreated');
     expect(committed.channels.CommentReplied.address).toBe('social.v1.comments.CommentReplied');
+  });
+
+  /** Each received event of these types against its documented subject, message id and payload schema. */
+  function expectDocumented(types: string[]): void {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    ajv.addSchema(committed, 'asyncapi');
+    for (const event of received.filter((e) => types.includes(e.payload.type))) {
+      const type = event.payload.type;
+      expect(event.subject).toBe(`${stack.config.natsNamespace}.${committed.channels[type].address}`);
+      expect(event.headers.msgId).toBe(event.payload.eventId);
+      const validate = ajv.getSchema(`asyncapi${committed.components.messages[type].payload.$ref}`)!;
+      expect({ type, valid: validate(event.payload), errors: validate.errors ?? null }).toEqual({ type, valid: true, errors: null });
+    }
+  }
+
+  it('every account event an account goes through reaches a plain subscriber as documented', async () => {
+    const { key } = await stack.workspace(['read', 'write', 'publish', 'accounts']);
+    const made = stack.sandbox!.control.provisionAccount({ platform: 'mastodon', handle: 'events' });
+    const connected = await stack.request('POST', '/api/v1/accounts', { key, body: { platform: 'mastodon', accessToken: made.accessToken, instanceUrl: `${stack.sandbox!.url}/mastodon` } });
+    const id = connected.body.accounts[0].id as string;
+    // The user revokes the app: the next publish is refused and the account needs re-authorisation.
+    stack.sandbox!.control.revokeAccount(made.identity.key);
+    await stack.request('POST', '/api/v1/posts', { key, body: { content: 'refused', accounts: [id], publishNow: true } });
+    expect((await stack.request('DELETE', `/api/v1/accounts/${id}`, { key })).status).toBe(200);
+    const everyType = Object.keys(ACCOUNT_EVENT_TYPES);
+    await until(() => everyType.every((type) => received.some((event) => event.payload.type === type && event.payload.streamId === `account-${id}`)), 15_000);
+    expectDocumented(everyType);
   });
 
   it('every post event a post goes through reaches a plain subscriber as documented: subject, headers, payload schema', async () => {
@@ -85,17 +114,10 @@ describe('AsyncAPI document', () => {
     const everyType = Object.keys(POST_EVENT_TYPES);
     const deadline = Date.now() + 15_000;
     while (!everyType.every((type) => received.some((event) => event.payload.type === type)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect([...new Set(received.map((event) => event.payload.type))].sort()).toEqual(everyType.sort());
+    const postEvents = received.filter((event) => event.payload.streamId.startsWith('post-'));
+    expect([...new Set(postEvents.map((event) => event.payload.type))].sort()).toEqual(everyType.sort());
 
-    const ajv = new Ajv({ strict: false, allErrors: true });
-    ajv.addSchema(committed, 'asyncapi');
-    for (const event of received) {
-      const type = event.payload.type;
-      expect(event.subject).toBe(`${stack.config.natsNamespace}.${committed.channels[type].address}`);
-      expect(event.headers.msgId).toBe(event.payload.eventId);
-      const validate = ajv.getSchema(`asyncapi${committed.components.messages[type].payload.$ref}`)!;
-      expect({ type, valid: validate(event.payload), errors: validate.errors ?? null }).toEqual({ type, valid: true, errors: null });
-    }
+    expectDocumented(everyType);
     // Events an HTTP request caused carry the id of that request.
     expect(received.find((event) => event.payload.type === 'PostEdited')!.headers.requestId).toEqual(expect.stringMatching(/\S/));
   });

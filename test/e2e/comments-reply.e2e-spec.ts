@@ -117,11 +117,12 @@ describe('POST /api/v1/comments/reply', () => {
 
     it('an accountId unknown to the workspace (400 unknown_account)', async () => {
       await expectRefused({ platform: 'facebook', commentId, message: 'hi', accountId: randomUUID() }, 400, 'unknown_account');
+      await expectRefused({ platform: 'facebook', commentId, message: 'hi', accountId: 'not-an-account-id' }, 400, 'unknown_account');
     });
 
     it('a disconnected account (400 account_disconnected)', async () => {
       const other = await world.account(workspaceId, 'facebook');
-      await stack.workspaces.disconnectAccount(other.id);
+      await stack.disconnect(workspaceId, other.id);
       await expectRefused({ platform: 'facebook', commentId, message: 'hi', accountId: other.id }, 400, 'account_disconnected');
     });
 

@@ -14,7 +14,7 @@ describe('POST /api/v1/posts (draft and scheduled)', () => {
     await stack.connect(workspaceId, 'instagram', '@shop');
     await stack.connect(workspaceId, 'x', '@news');
     const old = await stack.connect(workspaceId, 'linkedin', '@old');
-    await stack.workspaces.disconnectAccount(old.id);
+    await stack.disconnect(workspaceId, old.id);
     for (let i = 0; i < 11; i++) await stack.connect(workspaceId, 'bluesky', `@crowd${i}`);
   });
 

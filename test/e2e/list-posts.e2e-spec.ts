@@ -1,4 +1,4 @@
-import { TestStack } from '../support/test-stack';
+import { TestStack, tokenOf } from '../support/test-stack';
 
 describe('GET /api/v1/posts and GET /api/v1/posts/:id', () => {
   let stack: TestStack;
@@ -69,8 +69,11 @@ describe('GET /api/v1/posts and GET /api/v1/posts/:id', () => {
   it('lists the accounts of this workspace only, without credentials', async () => {
     const { body } = await stack.request('GET', '/api/v1/accounts', { key });
     expect(body.accounts).toEqual([
-      { id: expect.any(String), platform: 'x', account: '@acme', displayName: '@acme', status: 'connected', createdAt: expect.any(String) },
+      {
+        id: expect.any(String), platform: 'x', account: '@acme', displayName: '@acme', status: 'connected', statusReason: null, statusSince: expect.any(String),
+        platformAccountId: 'test-acme', instanceUrl: null, tokenExpiresAt: null, scopes: [], createdAt: expect.any(String),
+      },
     ]);
-    expect(JSON.stringify(body)).not.toContain('token');
+    expect(JSON.stringify(body)).not.toContain(tokenOf('@acme'));
   });
 });

@@ -1,9 +1,11 @@
 import { AppConfig } from '@app/config';
-import { Platform, Scope } from '@app/contracts';
+import { Platform, PLATFORMS, Scope } from '@app/contracts';
 import { createTestDatabase, TEST_NATS_URL, TestDatabase, testNamespace } from '@app/testing';
 import { sandboxEndpoints } from '@app/platforms';
-import { Account, TokenCipher, WorkspaceStore } from '@app/workspaces';
+import { Account, AccountStore, TokenCipher } from '@app/accounts';
+import { WorkspaceStore } from '@app/workspaces';
 import { RunningPlatformSandbox, startPlatformSandbox } from '../../apps/platform-sandbox/src/sandbox';
+import { connectSandboxAccount } from '../../tools/local/connect-sandbox-account';
 import { ALL_APPS, AppName, InProcessStack } from '../../tools/local/in-process-stack';
 
 /**
@@ -18,6 +20,7 @@ export class TestStack {
     readonly db: TestDatabase,
     readonly config: AppConfig,
     readonly workspaces: WorkspaceStore,
+    readonly accounts: AccountStore,
     /** The platform sandbox every connector talks to, when started with { sandbox: true }. */
     readonly sandbox: RunningPlatformSandbox | null,
   ) {
@@ -40,9 +43,12 @@ export class TestStack {
       // Tests never reach a real platform: without a sandbox every endpoint is a closed local port.
       platformEndpoints: sandboxEndpoints(sandbox?.url ?? 'http://127.0.0.1:9'),
       platformRetry: { baseDelayMs: 1, maxDelayMs: 5 },
+      // Our app on every platform, as a deployment configures it (renewals authenticate as it).
+      platformApps: Object.fromEntries(PLATFORMS.map((platform) => [platform, { clientId: `${platform}-client`, clientSecret: `${platform}-secret` }])),
+      oauthCallbackUrl: 'https://api.example.test/api/v1/accounts/connect/callback',
       ...options.overrides,
     });
-    const stack = new TestStack(db, config, new WorkspaceStore(db.pool, new TokenCipher(config.tokenEncryptionKey)), sandbox);
+    const stack = new TestStack(db, config, new WorkspaceStore(db.pool), new AccountStore(db.pool, new TokenCipher(config.tokenEncryptionKey)), sandbox);
     await stack.stack.start(options.apps ?? ALL_APPS);
     return stack;
   }
@@ -75,9 +81,23 @@ export class TestStack {
     return { workspaceId: workspace.id, key };
   }
 
-  /** Connects an account whose platform token is `token-<handle>` (the sandbox knows accounts by token). */
-  connect(workspaceId: string, platform: Platform, handle: string): Promise<Account> {
-    return this.workspaces.connectAccount({ workspaceId, platform, handle, token: tokenOf(handle) });
+  /**
+   * Connects an account as a completed sign-in would: made on the sandbox (filed there under
+   * `tokenOf(handle)`, so tests find its requests and items by it) with the tokens it issued;
+   * without a sandbox, an identity and token no platform will ever be asked about.
+   */
+  async connect(workspaceId: string, platform: Platform, handle: string): Promise<Account> {
+    if (this.sandbox) return connectSandboxAccount(this.accounts, this.sandbox, { workspaceId, platform, handle, key: tokenOf(handle) });
+    const identity = { platformAccountId: `test-${handle.replace(/^@/, '')}`, handle, displayName: handle, instanceUrl: null, attributes: {} };
+    const credentials = { kind: 'static' as const, accessToken: tokenOf(handle), refreshToken: null, expiresAt: null, refreshTokenExpiresAt: null, scopes: [] };
+    return (await this.accounts.saveSignedIn(workspaceId, { platform, identity, credentials })).account;
+  }
+
+  /** Disconnects an account through the API (DELETE /api/v1/accounts/:id, with a key of the accounts scope). */
+  async disconnect(workspaceId: string, accountId: string): Promise<void> {
+    const { key } = await this.workspaces.createKey(workspaceId, ['accounts']);
+    const answer = await this.request('DELETE', `/api/v1/accounts/${accountId}`, { key });
+    if (answer.status !== 200 || answer.body.status !== 'disconnected') throw new Error(`disconnect answered ${answer.status} ${JSON.stringify(answer.body)}`);
   }
 
   async request(method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
@@ -99,7 +119,7 @@ export class TestStack {
   }
 }
 
-/** The platform token TestStack.connect stores for a handle. */
+/** The sandbox key (and, without a sandbox, the token) TestStack.connect gives a handle. */
 export function tokenOf(handle: string): string {
   return `token-${handle}`;
 }

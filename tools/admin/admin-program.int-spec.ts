@@ -1,6 +1,12 @@
 import { randomBytes, randomUUID, createHash } from 'node:crypto';
+import { AccountStore, TokenCipher } from '@app/accounts';
+import { AppConfig } from '@app/config';
+import { accountStreamId, Platform } from '@app/contracts';
+import { PostgresEventStore } from '@app/event-store';
+import { sandboxEndpoints } from '@app/platforms';
 import { createTestDatabase, TestDatabase } from '@app/testing';
-import { TokenCipher, WorkspaceStore } from '@app/workspaces';
+import { WorkspaceStore } from '@app/workspaces';
+import { RunningPlatformSandbox, startPlatformSandbox } from '../../apps/platform-sandbox/src/sandbox';
 import { runAdmin } from './admin-program';
 
 /** One admin command run in-process: what it printed and the exit code it asked for. */
@@ -12,16 +18,35 @@ interface Run {
   json: any;
 }
 
-describe('admin command line (in-process, real Postgres)', () => {
+/** Token platforms the connect tests run against in the sandbox: X (refresh token, expiry), Mastodon (per-instance identity). */
+const TOKEN_PLATFORMS: Platform[] = ['x', 'mastodon'];
+
+describe('admin command line (in-process, real Postgres, platform sandbox)', () => {
   let db: TestDatabase;
-  let store: WorkspaceStore;
+  let sandbox: RunningPlatformSandbox;
+  let workspaces: WorkspaceStore;
+  let accounts: AccountStore;
+  let events: PostgresEventStore;
+  let config: AppConfig;
   let opened: number;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    store = new WorkspaceStore(db.pool, new TokenCipher(randomBytes(32)));
+    [db, sandbox] = await Promise.all([createTestDatabase(), startPlatformSandbox()]);
+    const tokenEncryptionKey = randomBytes(32);
+    workspaces = new WorkspaceStore(db.pool);
+    accounts = new AccountStore(db.pool, new TokenCipher(tokenEncryptionKey));
+    events = new PostgresEventStore(db.pool, { databaseUrl: db.url });
+    config = new AppConfig().with({
+      databaseUrl: db.url,
+      tokenEncryptionKey,
+      platformEndpoints: sandboxEndpoints(sandbox.url),
+      platformRetry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 5 },
+    });
   });
-  afterAll(() => db.drop());
+  afterAll(async () => {
+    await sandbox?.close();
+    await db?.drop();
+  });
   beforeEach(() => {
     opened = 0;
   });
@@ -34,7 +59,7 @@ describe('admin command line (in-process, real Postgres)', () => {
       stderr: { write: (text: string) => (stderr += text) },
       openStore: async () => {
         opened++;
-        return { store, close: async () => undefined };
+        return { workspaces, accounts, events, config, close: async () => undefined };
       },
     });
     return {
@@ -58,7 +83,7 @@ describe('admin command line (in-process, real Postgres)', () => {
     const run = await admin('workspace', 'create', 'Acme Inc');
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.json).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Acme Inc', createdAt: expect.any(String) });
-    expect(await store.getWorkspace(run.json.id)).toMatchObject({ name: 'Acme Inc' });
+    expect(await workspaces.getWorkspace(run.json.id)).toMatchObject({ name: 'Acme Inc' });
   });
 
   describe('key create', () => {
@@ -75,7 +100,7 @@ describe('admin command line (in-process, real Postgres)', () => {
         revokedAt: null,
         key: expect.stringMatching(/^sp_[A-Za-z0-9_-]{43}$/),
       });
-      expect(await store.authenticate(run.json.key)).toEqual({ keyId: run.json.id, workspaceId, scopes: ['read', 'write', 'engage'] });
+      expect(await workspaces.authenticate(run.json.key)).toEqual({ keyId: run.json.id, workspaceId, scopes: ['read', 'write', 'engage'] });
 
       expect(run.stdout.split(run.json.key)).toHaveLength(2);
 
@@ -87,8 +112,20 @@ describe('admin command line (in-process, real Postgres)', () => {
       expect(await count(holding, [run.json.id])).toBe(1);
     });
 
+    it('grants the accounts scope only when it is asked for, and says so in its help', async () => {
+      const workspaceId = await newWorkspace();
+      const plain = await admin('key', 'create', '--workspace', workspaceId, '--scopes', 'read,write');
+      const withAccounts = await admin('key', 'create', '--workspace', workspaceId, '--scopes', 'read,accounts');
+      expect((await workspaces.authenticate(plain.json.key))?.scopes).toEqual(['read', 'write']);
+      expect((await workspaces.authenticate(withAccounts.json.key))?.scopes).toEqual(['read', 'accounts']);
+
+      const help = await admin('key', 'create', '--help');
+      expect(help.code).toBe(0);
+      expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/read,write,publish,engage,accounts \(accounts, to connect and disconnect social accounts, is only granted when asked for\)/);
+    });
+
     it.each([
-      ['an unknown scope', 'read,admin', /unknown scope admin; scopes are a comma-separated list of read, write, publish, engage/],
+      ['an unknown scope', 'read,admin', /unknown scope admin; scopes are a comma-separated list of read, write, publish, engage, accounts/],
       ['no scope at all', ' , ', /at least one scope is needed/],
     ])('refuses %s with a clear message and creates nothing', async (_, scopes, message) => {
       const workspaceId = await newWorkspace();
@@ -114,11 +151,11 @@ describe('admin command line (in-process, real Postgres)', () => {
     it('revokes: the key no longer authenticates, and revoking again is refused', async () => {
       const workspaceId = await newWorkspace();
       const created = (await admin('key', 'create', '--workspace', workspaceId, '--scopes', 'read')).json;
-      expect(await store.authenticate(created.key)).not.toBeNull();
+      expect(await workspaces.authenticate(created.key)).not.toBeNull();
 
       const run = await admin('key', 'revoke', created.id);
       expect(run).toMatchObject({ code: 0, json: { id: created.id, revoked: true } });
-      expect(await store.authenticate(created.key)).toBeNull();
+      expect(await workspaces.authenticate(created.key)).toBeNull();
 
       const again = await admin('key', 'revoke', created.id);
       expect(again.code).toBe(1);
@@ -140,48 +177,134 @@ describe('admin command line (in-process, real Postgres)', () => {
   });
 
   describe('accounts', () => {
-    it('connect stores the token encrypted; reconnecting keeps the id; disconnect drops the token; list shows both', async () => {
-      const workspaceId = await newWorkspace();
-      const token = `tok-${randomBytes(12).toString('hex')}`;
-      const connected = await admin('account', 'connect', '--workspace', workspaceId, '--platform', 'x', '--handle', 'acme', '--token', token, '--display-name', 'Acme');
-      expect(connected.code).toBe(0);
-      expect(connected.json).toEqual({
-        id: expect.any(String),
-        workspaceId,
-        platform: 'x',
-        handle: '@acme',
-        displayName: 'Acme',
-        status: 'connected',
-        createdAt: expect.any(String),
+    const credentialsColumn = async (accountId: string) =>
+      (await db.pool.query<{ credentials: Buffer | null }>('SELECT credentials FROM accounts WHERE id = $1', [accountId])).rows[0].credentials;
+    const accountRows = (workspaceId: string) => count('SELECT count(*) AS n FROM accounts WHERE workspace_id = $1', [workspaceId]);
+    const eventTypes = async (accountId: string) => (await events.readStream(accountStreamId(accountId))).map((e) => e.type);
+
+    /** A sandbox account and the tokens its sign-in gave, as connect options. */
+    function provision(handle: string, platform: Platform = 'x') {
+      const provisioned = sandbox.control.provisionAccount({ platform, handle });
+      const options = ['--token', provisioned.accessToken];
+      if (provisioned.refreshToken) options.push('--refresh-token', provisioned.refreshToken);
+      if (provisioned.expiresIn !== null) options.push('--expires-at', new Date(Date.now() + provisioned.expiresIn * 1000).toISOString());
+      return { ...provisioned, options };
+    }
+
+    describe.each(TOKEN_PLATFORMS)('%s', (platform) => {
+      it('connect with a sandbox-issued token stores the identity the platform gives, the token sealed; reconnecting keeps the account', async () => {
+        const workspaceId = await newWorkspace();
+        const acme = provision('@acme', platform);
+        const connected = await admin('account', 'connect', '--workspace', workspaceId, '--platform', platform, ...acme.options);
+        expect(connected).toMatchObject({ code: 0, stderr: '' });
+        expect(connected.json).toEqual({
+          accounts: [
+            {
+              id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+              platform: platform,
+              account: '@acme',
+              displayName: acme.identity.displayName,
+              status: 'connected',
+              statusReason: null,
+              statusSince: expect.any(String),
+              platformAccountId: acme.identity.platformAccountId,
+              instanceUrl: platform === 'mastodon' ? `${sandbox.url}/mastodon` : null,
+              tokenExpiresAt: acme.expiresIn === null ? null : expect.any(String),
+              scopes: expect.any(Array),
+              createdAt: expect.any(String),
+            },
+          ],
+        });
+        expect(connected.stdout).not.toContain(acme.accessToken);
+        const accountId = connected.json.accounts[0].id;
+        expect(await accounts.get(accountId)).toMatchObject({ workspaceId, platformAccountId: acme.identity.platformAccountId });
+
+        // Sealed at rest: the row holds neither token in clear; the store opens it again.
+        const sealed = await credentialsColumn(accountId);
+        expect(sealed).toBeInstanceOf(Buffer);
+        expect(sealed!.toString('latin1')).not.toContain(acme.accessToken);
+        const rowHolding = 'SELECT count(*) AS n FROM accounts WHERE strpos(accounts::text, $1) > 0';
+        expect(await count(rowHolding, [acme.accessToken])).toBe(0);
+        if (acme.refreshToken) expect(await count(rowHolding, [acme.refreshToken])).toBe(0);
+        expect((await accounts.secrets(accountId))?.credentials).toMatchObject({ accessToken: acme.accessToken, refreshToken: acme.refreshToken });
+        // Announced as the accounts service announces it.
+        expect(await eventTypes(accountId)).toEqual(['AccountConnected']);
+
+        // A new token of the same platform identity updates the same account.
+        const again = provision('@acme', platform);
+        expect(again.accessToken).not.toBe(acme.accessToken);
+        const reconnected = await admin('account', 'connect', '--workspace', workspaceId, '--platform', platform, ...again.options);
+        expect(reconnected.code).toBe(0);
+        expect(reconnected.json.accounts).toEqual([expect.objectContaining({ id: accountId, status: 'connected' })]);
+        expect((await accounts.secrets(accountId))?.credentials.accessToken).toBe(again.accessToken);
+        expect(await accountRows(workspaceId)).toBe(1);
       });
-      expect(connected.stdout).not.toContain(token);
-      const accountId = connected.json.id;
 
-      const credentials = async () => (await db.pool.query<{ credentials: Buffer | null }>('SELECT credentials FROM accounts WHERE id = $1', [accountId])).rows[0].credentials;
-      const sealed = await credentials();
-      expect(sealed).toBeInstanceOf(Buffer);
-      expect(sealed!.toString('latin1')).not.toContain(token);
-      expect(await store.accountToken(accountId)).toBe(token);
+      it('connect with a token the platform never issued is refused with its code, and stores nothing', async () => {
+        const workspaceId = await newWorkspace();
+        const forged = `forged-${randomBytes(12).toString('hex')}`;
+        const run = await admin('account', 'connect', '--workspace', workspaceId, '--platform', platform, '--token', forged);
+        expect([run.code, run.stdout]).toEqual([1, '']);
+        expect(JSON.parse(run.stderr)).toEqual({ error: expect.stringContaining(`${platform} refused the credential`), code: 'invalid_credentials' });
+        expect(await accountRows(workspaceId)).toBe(0);
+      });
+    });
 
-      const newToken = `tok-${randomBytes(12).toString('hex')}`;
-      const reconnected = await admin('account', 'connect', '--workspace', workspaceId, '--platform', 'x', '--handle', '@ACME', '--token', newToken);
-      expect(reconnected.code).toBe(0);
-      expect(reconnected.json).toMatchObject({ id: accountId, status: 'connected' });
-      expect(await store.accountToken(accountId)).toBe(newToken);
+    it('connect without a credential is refused before the store is opened', async () => {
+      const workspaceId = await newWorkspace();
+      opened = 0;
+      const run = await admin('account', 'connect', '--workspace', workspaceId, '--platform', 'x', '--handle', '@acme');
+      expect([run.code, run.stdout]).toEqual([1, '']);
+      expect(errorOf(run)).toMatch(/^an account is connected with a credential: --token .*--handle and --app-password/);
+      expect(opened).toBe(0);
+      expect(await accountRows(workspaceId)).toBe(0);
+    });
 
-      await admin('account', 'connect', '--workspace', workspaceId, '--platform', 'bluesky', '--handle', '@acme.bsky.social');
-      const disconnected = await admin('account', 'disconnect', accountId);
+    it('connects Bluesky with --handle and --app-password (at the PDS --instance names); a wrong password or a PDS that is not https is refused', async () => {
+      const workspaceId = await newWorkspace();
+      const { identity } = sandbox.control.provisionAccount({ platform: 'bluesky', handle: '@acme.bsky.social' });
+      const connect = (...options: string[]) => admin('account', 'connect', '--workspace', workspaceId, '--platform', 'bluesky', '--handle', 'acme.bsky.social', ...options);
+
+      const wrong = await connect('--app-password', 'aaaa-bbbb-cccc-dddd');
+      expect([wrong.code, JSON.parse(wrong.stderr).code]).toEqual([1, 'invalid_credentials']);
+      const plainHttp = await connect('--app-password', identity.attributes.appPassword, '--instance', 'http://pds.example.com');
+      expect([plainHttp.code, JSON.parse(plainHttp.stderr).code]).toEqual([1, 'invalid_instance_url']);
+      expect(await accountRows(workspaceId)).toBe(0);
+
+      const run = await connect('--app-password', identity.attributes.appPassword, '--instance', `${sandbox.url}/bluesky`);
+      expect(run.code).toBe(0);
+      expect(run.json.accounts).toEqual([expect.objectContaining({ platform: 'bluesky', account: '@acme.bsky.social', platformAccountId: identity.platformAccountId, status: 'connected' })]);
+      expect(run.stdout).not.toContain(identity.attributes.appPassword);
+    });
+
+    it("disconnect (in the account's own workspace) forgets the credentials and announces it; list shows every account's view", async () => {
+      const workspaceId = await newWorkspace();
+      const first = (await admin('account', 'connect', '--workspace', workspaceId, '--platform', 'x', ...provision('@first').options)).json.accounts[0];
+      const second = (await admin('account', 'connect', '--workspace', workspaceId, '--platform', 'x', ...provision('@second').options)).json.accounts[0];
+
+      const disconnected = await admin('account', 'disconnect', first.id);
       expect(disconnected.code).toBe(0);
-      expect(disconnected.json).toMatchObject({ id: accountId, status: 'disconnected' });
-      expect(await credentials()).toBeNull();
-      expect(await store.accountToken(accountId)).toBeNull();
+      expect(disconnected.json).toMatchObject({ id: first.id, account: '@first', status: 'disconnected', statusReason: 'disconnected_by_workspace' });
+      expect(await credentialsColumn(first.id)).toBeNull();
+      expect(await accounts.secrets(first.id)).toBeNull();
+      expect(await eventTypes(first.id)).toEqual(['AccountConnected', 'AccountDisconnected']);
+      // Revoking is best effort: no X app (X_CLIENT_ID/SECRET) is configured here, so it could not be revoked (a warning is logged).
+      expect((await events.readStream(accountStreamId(first.id))).at(-1)?.data).toMatchObject({ accountId: first.id, workspaceId, revoked: false });
+      expect((await accounts.secrets(second.id))?.account.status).toBe('connected');
+
+      // Disconnecting again answers the account as it is, and announces nothing more.
+      const again = await admin('account', 'disconnect', first.id);
+      expect(again).toMatchObject({ code: 0, json: { id: first.id, status: 'disconnected' } });
+      expect(await eventTypes(first.id)).toEqual(['AccountConnected', 'AccountDisconnected']);
 
       const list = await admin('account', 'list', '--workspace', workspaceId);
       expect(list.code).toBe(0);
-      expect(list.json.map((a: { platform: string; handle: string; status: string }) => [a.platform, a.handle, a.status])).toEqual([
-        ['bluesky', '@acme.bsky.social', 'connected'],
-        ['x', '@acme', 'disconnected'],
+      expect(list.json).toEqual((await accounts.list(workspaceId)).map((a) => expect.objectContaining({ id: a.id, account: a.handle, status: a.status, platformAccountId: a.platformAccountId })));
+      expect(list.json.map((a: { account: string; status: string }) => [a.account, a.status])).toEqual([
+        ['@first', 'disconnected'],
+        ['@second', 'connected'],
       ]);
+      expect(list.stdout).not.toMatch(/credentials|accessToken|workspaceId/);
     });
 
     it('list of a workspace with no accounts is an empty array', async () => {
@@ -192,9 +315,9 @@ describe('admin command line (in-process, real Postgres)', () => {
 
     it('refuses unknown workspaces and accounts with a clear error and exit code 1', async () => {
       const missing = randomUUID();
-      const connect = await admin('account', 'connect', '--workspace', missing, '--platform', 'x', '--handle', '@acme', '--token', 't');
+      const connect = await admin('account', 'connect', '--workspace', missing, '--platform', 'x', ...provision('@nowhere').options);
       expect([connect.code, errorOf(connect), connect.stdout]).toEqual([1, `no workspace ${missing}`, '']);
-      expect(await count('SELECT count(*) AS n FROM accounts WHERE workspace_id = $1', [missing])).toBe(0);
+      expect(await accountRows(missing)).toBe(0);
 
       const list = await admin('account', 'list', '--workspace', missing);
       expect([list.code, errorOf(list)]).toEqual([1, `no workspace ${missing}`]);
@@ -206,7 +329,7 @@ describe('admin command line (in-process, real Postgres)', () => {
     it('refuses an unknown platform before opening the store', async () => {
       const workspaceId = await newWorkspace();
       opened = 0;
-      const run = await admin('account', 'connect', '--workspace', workspaceId, '--platform', 'myspace', '--handle', '@acme');
+      const run = await admin('account', 'connect', '--workspace', workspaceId, '--platform', 'myspace', '--token', 't');
       expect(run.code).toBe(1);
       expect(run.stderr).toContain('not a platform identifier: myspace');
       expect(opened).toBe(0);
@@ -221,6 +344,7 @@ describe('admin command line (in-process, real Postgres)', () => {
     const help = await admin('account', 'connect', '--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--platform <platform>');
+    expect(help.stdout).toContain('--app-password <password>');
     expect(opened).toBe(0);
   });
 });

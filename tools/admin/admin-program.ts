@@ -1,7 +1,13 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { isPlatform, isScope, Platform, PLATFORMS, Scope, SCOPES } from '@app/contracts';
+import { toAccountView } from '@app/accounts';
+import { DomainError, isPlatform, isScope, Platform, PLATFORMS, Scope, SCOPES } from '@app/contracts';
+import { OAuthApps } from '@app/credentials';
+import { PlatformAuthRegistry } from '@app/platforms';
 import { WorkspaceStore } from '@app/workspaces';
-import { OpenStore } from './store-session';
+import { ConnectWithCredentialsHandler } from '../../apps/accounts/src/connect/connect-with-credentials.handler';
+import { DisconnectAccountHandler } from '../../apps/accounts/src/disconnect/disconnect-account.handler';
+import { AccountLifecycle } from '../../apps/accounts/src/lifecycle/account-lifecycle';
+import { OpenStore, StoreSession } from './store-session';
 
 /** Where the CLI writes (process.stdout/stderr, or a test's buffers). */
 export interface TextSink {
@@ -32,6 +38,13 @@ function parsePlatform(value: string): Platform {
   return value;
 }
 
+/** An instant, as ISO 8601 (what the API's expiresAt takes). */
+function parseInstant(value: string): string {
+  const instant = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(instant.getTime())) throw new InvalidArgumentError(`not an ISO 8601 time (e.g. 2030-01-01T00:00:00Z): ${value}`);
+  return instant.toISOString();
+}
+
 /** Ids are UUIDs; saying so beats the database's "invalid input syntax for type uuid". */
 function parseId(value: string): string {
   if (!UUID.test(value)) throw new InvalidArgumentError(`not an id (a UUID): ${value}`);
@@ -43,15 +56,41 @@ async function requireWorkspace(store: WorkspaceStore, workspaceId: string): Pro
 }
 
 /**
+ * The accounts service's own handlers, built on the session: connecting asks the platform
+ * whose credential it is, disconnecting revokes the token where the platform offers it,
+ * and both append the account's lifecycle events as the service does.
+ */
+function accountHandlers({ config, accounts, events }: StoreSession) {
+  const auth = new PlatformAuthRegistry(config.platformClients());
+  const lifecycle = new AccountLifecycle(accounts, events);
+  const apps = new OAuthApps({ apps: config.platformApps, callbackUrl: config.oauthCallbackUrl }, accounts, auth);
+  return {
+    connect: new ConnectWithCredentialsHandler(config, auth, lifecycle),
+    disconnect: new DisconnectAccountHandler(accounts, apps, auth, lifecycle),
+  };
+}
+
+interface ConnectOptions {
+  workspace: string;
+  platform: Platform;
+  token?: string;
+  refreshToken?: string;
+  expiresAt?: string;
+  appPassword?: string;
+  handle?: string;
+  instance?: string;
+}
+
+/**
  * The admin command line: workspaces, keys and accounts, printing JSON. Built
  * by a function, with its output and store injected and commander's exits
  * turned into CommanderErrors, so it runs in-process (see runAdmin).
  */
 export function buildAdminProgram({ stdout, stderr, openStore }: AdminDependencies): Command {
-  const withStore = async <T>(work: (store: WorkspaceStore) => Promise<T>): Promise<void> => {
+  const withStore = async <T>(work: (session: StoreSession) => Promise<T>): Promise<void> => {
     const session = await openStore();
     try {
-      stdout.write(`${JSON.stringify(await work(session.store), null, 2)}\n`);
+      stdout.write(`${JSON.stringify(await work(session), null, 2)}\n`);
     } finally {
       await session.close();
     }
@@ -68,26 +107,30 @@ export function buildAdminProgram({ stdout, stderr, openStore }: AdminDependenci
   workspace
     .command('create')
     .argument('<name>')
-    .action((name: string) => withStore((store) => store.createWorkspace(name)));
+    .action((name: string) => withStore(({ workspaces }) => workspaces.createWorkspace(name)));
 
   const key = program.command('key').description('API keys');
   key
     .command('create')
     .requiredOption('--workspace <id>', 'workspace id', parseId)
-    .requiredOption('--scopes <list>', `comma-separated: ${SCOPES.join(',')}`, parseScopes)
+    .requiredOption(
+      '--scopes <list>',
+      `comma-separated: ${SCOPES.join(',')} (accounts, to connect and disconnect social accounts, is only granted when asked for)`,
+      parseScopes,
+    )
     .description('creates a key and prints it once; only its digest is stored')
     .action((options: { workspace: string; scopes: Scope[] }) =>
-      withStore(async (store) => {
-        await requireWorkspace(store, options.workspace);
-        return store.createKey(options.workspace, options.scopes);
+      withStore(async ({ workspaces }) => {
+        await requireWorkspace(workspaces, options.workspace);
+        return workspaces.createKey(options.workspace, options.scopes);
       }),
     );
   key
     .command('revoke')
     .argument('<keyId>', 'key id', parseId)
     .action((keyId: string) =>
-      withStore(async (store) => {
-        if (!(await store.revokeKey(keyId))) throw new AdminError(`no active key ${keyId}`);
+      withStore(async ({ workspaces }) => {
+        if (!(await workspaces.revokeKey(keyId))) throw new AdminError(`no active key ${keyId}`);
         return { id: keyId, revoked: true };
       }),
     );
@@ -95,34 +138,52 @@ export function buildAdminProgram({ stdout, stderr, openStore }: AdminDependenci
   const account = program.command('account').description('connected social accounts');
   account
     .command('connect')
+    .description('connects the account a credential belongs to, as POST /api/v1/accounts: the platform says whose it is')
     .requiredOption('--workspace <id>', 'workspace id', parseId)
     .requiredOption('--platform <platform>', PLATFORMS.join(', '), parsePlatform)
-    .requiredOption('--handle <handle>', 'the account handle, e.g. @acme')
     .option('--token <token>', 'the platform access token (stored encrypted)')
-    .option('--display-name <name>', 'display name')
-    .action((options: { workspace: string; platform: Platform; handle: string; token?: string; displayName?: string }) =>
-      withStore(async (store) => {
-        await requireWorkspace(store, options.workspace);
-        return store.connectAccount({ workspaceId: options.workspace, platform: options.platform, handle: options.handle, token: options.token, displayName: options.displayName });
-      }),
-    );
+    .option('--refresh-token <token>', 'its refresh token, when there is one (stored encrypted)')
+    .option('--expires-at <iso>', 'when the access token expires (ISO 8601), when known', parseInstant)
+    .option('--app-password <password>', 'Bluesky: an app password (with --handle)')
+    .option('--handle <handle>', 'Bluesky: the handle (or DID, or email) the app password signs in as')
+    .option('--instance <url>', 'Mastodon: the instance; Bluesky: the PDS (default: the configured endpoint)')
+    .action(async (options: ConnectOptions) => {
+      if (options.token === undefined && options.appPassword === undefined) {
+        throw new AdminError('an account is connected with a credential: --token (and --refresh-token, --expires-at), or --handle and --app-password for Bluesky');
+      }
+      await withStore(async (session) => {
+        await requireWorkspace(session.workspaces, options.workspace);
+        return accountHandlers(session).connect.handle({
+          workspaceId: options.workspace,
+          platform: options.platform,
+          accessToken: options.token,
+          refreshToken: options.refreshToken,
+          expiresAt: options.expiresAt,
+          handle: options.handle,
+          appPassword: options.appPassword,
+          instanceUrl: options.instance,
+          pds: options.instance,
+        });
+      });
+    });
   account
     .command('disconnect')
+    .description("revokes the account's token where the platform offers it and forgets its credentials")
     .argument('<accountId>', 'account id', parseId)
     .action((accountId: string) =>
-      withStore(async (store) => {
-        const disconnected = await store.disconnectAccount(accountId);
-        if (!disconnected) throw new AdminError(`no account ${accountId}`);
-        return disconnected;
+      withStore(async (session) => {
+        const known = await session.accounts.get(accountId);
+        if (!known) throw new AdminError(`no account ${accountId}`);
+        return accountHandlers(session).disconnect.handle({ workspaceId: known.workspaceId, accountId });
       }),
     );
   account
     .command('list')
     .requiredOption('--workspace <id>', 'workspace id', parseId)
     .action((options: { workspace: string }) =>
-      withStore(async (store) => {
-        await requireWorkspace(store, options.workspace);
-        return store.listAccounts(options.workspace);
+      withStore(async ({ workspaces, accounts }) => {
+        await requireWorkspace(workspaces, options.workspace);
+        return (await accounts.list(options.workspace)).map(toAccountView);
       }),
     );
 
@@ -133,7 +194,8 @@ export function buildAdminProgram({ stdout, stderr, openStore }: AdminDependenci
  * Runs one admin command line (the arguments after the script name) and
  * returns the exit code instead of exiting, so a test's process survives.
  * Commander has already printed its own usage errors and help; other
- * failures are printed as `{"error": ...}` on stderr.
+ * failures are printed as `{"error": ...}` on stderr, with the API's error
+ * code when a handler refused (`{"error": ..., "code": "invalid_credentials"}`).
  */
 export async function runAdmin(args: readonly string[], dependencies: AdminDependencies): Promise<number> {
   try {
@@ -141,7 +203,8 @@ export async function runAdmin(args: readonly string[], dependencies: AdminDepen
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
-    dependencies.stderr.write(`${JSON.stringify({ error: error instanceof Error ? error.message : String(error) })}\n`);
+    const printed = error instanceof DomainError ? { error: error.message, code: error.code } : { error: error instanceof Error ? error.message : String(error) };
+    dependencies.stderr.write(`${JSON.stringify(printed)}\n`);
     return 1;
   }
 }

@@ -1,13 +1,14 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@app/config';
 import { HttpAppOptions } from '@app/runtime';
+import { createAccountsApp } from '../../apps/accounts/src/accounts.app';
 import { createCommentsApp } from '../../apps/comments/src/comments.app';
 import { createGatewayApp } from '../../apps/gateway/src/gateway.app';
 import { createPostsApp } from '../../apps/posts/src/posts.app';
 import { createProjectorApp } from '../../apps/projector/src/projector.app';
 import { createPublisherApp } from '../../apps/publisher/src/publisher.app';
 
-export type AppName = 'gateway' | 'posts' | 'projector' | 'publisher' | 'comments';
+export type AppName = 'gateway' | 'posts' | 'projector' | 'publisher' | 'comments' | 'accounts';
 
 export const APP_FACTORIES: Record<AppName, (config: AppConfig, options?: HttpAppOptions) => Promise<NestFastifyApplication>> = {
   gateway: createGatewayApp,
@@ -15,10 +16,11 @@ export const APP_FACTORIES: Record<AppName, (config: AppConfig, options?: HttpAp
   projector: createProjectorApp,
   publisher: createPublisherApp,
   comments: createCommentsApp,
+  accounts: createAccountsApp,
 };
 
 /** Start order: the feed followers first, then the command side, then the API. */
-export const ALL_APPS: AppName[] = ['projector', 'posts', 'publisher', 'comments', 'gateway'];
+export const ALL_APPS: AppName[] = ['projector', 'posts', 'accounts', 'publisher', 'comments', 'gateway'];
 
 /**
  * Runs the apps in one process (npm start, the bench, the tests). Workers are

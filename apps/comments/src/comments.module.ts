@@ -7,7 +7,8 @@ import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
 import { ConnectorRegistry } from '@app/platforms';
 import { QuotasModule } from '@app/quotas';
-import { WorkspacesModule } from '@app/workspaces';
+import { AccountsModule } from '@app/accounts';
+import { accountCredentialsProviders, CommandReauthReporter } from '@app/credentials';
 import { CommentsCommandsServer } from './comments-commands.server';
 import { CommentCommandRunner } from './domain/comment-command-runner';
 import { CommentIngestion } from './ingest/comment-ingestion';
@@ -23,9 +24,10 @@ export class CommentsModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CommentsModule,
-      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, WorkspacesModule, QuotasModule, HealthModule, ObservabilityModule],
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, AccountsModule, QuotasModule, HealthModule, ObservabilityModule],
       providers: [
-        { provide: ConnectorRegistry, useFactory: () => new ConnectorRegistry({ endpoints: config.platformEndpoints, retry: config.platformRetry }) },
+        { provide: ConnectorRegistry, useFactory: () => new ConnectorRegistry(config.platformClients()) },
+        ...accountCredentialsProviders(config, CommandReauthReporter),
         CommentCommandRunner,
         PublishedItems,
         RecentReplies,

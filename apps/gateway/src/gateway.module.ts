@@ -7,6 +7,7 @@ import { HealthModule } from '@app/health';
 import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
 import { CommentViewsReader, POST_VIEWS_PROJECTION, PostViewsReader, ProjectionWaiter } from '@app/read-models';
+import { AccountsModule } from '@app/accounts';
 import { WorkspacesModule } from '@app/workspaces';
 import { AccountsController } from './accounts/accounts.controller';
 import { CommentsController } from './comments/comments.controller';
@@ -27,7 +28,7 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, HealthModule, ObservabilityModule],
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, AccountsModule, HealthModule, ObservabilityModule],
       controllers: [PostsController, AccountsController, CommentsController, MetaWebhookController],
       providers: [
         KeyAuthenticator,

@@ -20,18 +20,26 @@ const json = async (path: string, init: RequestInit = {}): Promise<ControlAnswer
 const tweet = (token: string, text: string) =>
   fetch(`${sandbox.url}/x/2/tweets`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
 
+/** Signs an account in on the sandbox through its control API: the access token its platform issued. */
+const signIn = async (platform: string, handle: string, key: string): Promise<string> => {
+  const answer = await fetch(`${sandbox.url}/_sandbox/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform, handle, key }) });
+  expect(answer.status).toBe(201);
+  return ((await answer.json()) as { accessToken: string }).accessToken;
+};
+
 it('injects a fault, counts requests, lists what was published, adds a comment and resets', async () => {
+  const token = await signIn('x', '@brand', 'tok');
   const created = await json('/_sandbox/faults', {
     method: 'POST',
     body: JSON.stringify({ platform: 'x', account: 'tok', fault: { type: 'error', status: 503, message: 'over capacity' } }),
   });
   expect(created.status).toBe(201);
 
-  const refused = await tweet('tok', 'first');
+  const refused = await tweet(token, 'first');
   expect(refused.status).toBe(503);
   expect(await refused.json()).toMatchObject({ status: 503, detail: 'over capacity', title: 'Service Unavailable' });
 
-  const accepted = await tweet('tok', 'second');
+  const accepted = await tweet(token, 'second');
   expect(accepted.status).toBe(201);
   const { data } = (await accepted.json()) as { data: { id: string } };
 
@@ -40,7 +48,7 @@ it('injects a fault, counts requests, lists what was published, adds a comment a
 
   const comment = await json('/_sandbox/comments', { method: 'POST', body: JSON.stringify({ platform: 'x', parentId: data.id, text: 'nice', author: 'fan' }) });
   expect(comment.status).toBe(201);
-  const search = await fetch(`${sandbox.url}/x/2/tweets/search/recent?query=conversation_id:${data.id}`, { headers: { authorization: 'Bearer tok' } });
+  const search = await fetch(`${sandbox.url}/x/2/tweets/search/recent?query=conversation_id:${data.id}`, { headers: { authorization: `Bearer ${token}` } });
   expect(((await search.json()) as { data: Array<{ text: string }> }).data.map((post) => post.text)).toEqual(['nice']);
 
   expect((await json('/_sandbox/reset', { method: 'POST' })).status).toBe(204);
@@ -50,7 +58,19 @@ it('injects a fault, counts requests, lists what was published, adds a comment a
 it('answers a request without a token in the platform error shape', async () => {
   const response = await fetch(`${sandbox.url}/mastodon/api/v1/statuses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"status":"hi"}' });
   expect(response.status).toBe(401);
-  expect(await response.json()).toEqual({ error: 'missing access token' });
+  expect(await response.json()).toEqual({ error: expect.any(String) });
+});
+
+it('refuses a token it never issued, an expired one and a revoked one', async () => {
+  const refused = (token: string) => tweet(token, 'hi').then((answer) => answer.status);
+  expect(await refused('made-up')).toBe(401);
+  const expiring = await signIn('x', '@expiring', 'expiring');
+  expect(await refused(expiring)).toBe(201);
+  expect((await json('/_sandbox/clock', { method: 'POST', body: JSON.stringify({ advanceSeconds: 3 * 3600 }) })).status).toBe(204);
+  expect(await refused(expiring)).toBe(401);
+  const revoked = await signIn('x', '@revoked', 'revoked');
+  expect((await json('/_sandbox/accounts/revoked/revoke', { method: 'POST' })).status).toBe(204);
+  expect(await refused(revoked)).toBe(401);
 });
 
 it('refuses a comment on a platform without a comments API, and on an unknown item', async () => {

@@ -10,6 +10,9 @@ import { SandboxControl, SandboxControlError } from './sandbox-control';
  *   POST   /_sandbox/comments {platform, parentId, text, author?}   a comment from "someone else"
  *   GET    /_sandbox/faults ; POST /_sandbox/faults {platform, account?, operation?, times?, fault}
  *   DELETE /_sandbox/faults ; DELETE /_sandbox/faults/:id
+ *   POST   /_sandbox/accounts {platform, handle, key?, kind?, ownerKey?, attributes?, scopes?}   an account with tokens
+ *   POST   /_sandbox/accounts/:key/revoke   every token of that account stops working
+ *   POST   /_sandbox/clock {advanceSeconds}   tokens expire as if that much time had passed
  *   POST   /_sandbox/reset
  *   GET    /_sandbox/media/:name   bytes to stand in for media urls (video/mp4, image/jpeg by extension)
  */
@@ -38,6 +41,25 @@ export function registerControlRoutes(app: FastifyInstance, control: SandboxCont
     }
     const item = control.addComment({ platform, parentId: body.parentId, text: body.text, author: typeof body.author === 'string' ? body.author : undefined });
     return reply.code(201).send({ platformCommentId: item.id, item });
+  });
+
+  app.post('/_sandbox/accounts', async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const platform = platformOf(body.platform);
+    if (!platform || typeof body.handle !== 'string') throw new SandboxControlError(400, 'platform and handle are required');
+    return reply.code(201).send(control.provisionAccount({ ...(body as object), platform, handle: body.handle }));
+  });
+
+  app.post('/_sandbox/accounts/:key/revoke', async (request, reply) => {
+    control.revokeAccount((request.params as { key: string }).key);
+    return reply.code(204).send();
+  });
+
+  app.post('/_sandbox/clock', async (request, reply) => {
+    const seconds = Number(((request.body ?? {}) as Record<string, unknown>).advanceSeconds);
+    if (!Number.isFinite(seconds) || seconds < 0) throw new SandboxControlError(400, 'advanceSeconds must be a non-negative number');
+    control.advanceClock(seconds);
+    return reply.code(204).send();
   });
 
   app.get('/_sandbox/faults', async () => ({ faults: control.faults().map((fault) => ({ ...fault, remaining: Number.isFinite(fault.remaining) ? fault.remaining : 'always' })) }));

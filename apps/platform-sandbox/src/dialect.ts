@@ -1,11 +1,14 @@
 import type { Platform } from '@app/contracts';
+import type { SandboxIdentity } from './auth/authority';
 import type { SandboxItem, SandboxStore } from './store';
 
 /** What a route handler sees of one request. */
 export interface RouteContext {
   platform: Platform;
-  /** The access token (bearer header, or Graph's access_token parameter). */
+  /** The key of the identity the access token belongs to ('anonymous' on routes that take none). */
   account: string;
+  /** The identity behind the access token; null on routes that take none (sign-in endpoints). */
+  identity: SandboxIdentity | null;
   params: Record<string, string>;
   query: Record<string, string>;
   body: unknown;
@@ -22,10 +25,16 @@ export interface RouteAnswer {
 }
 
 export interface PlatformRoute {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   /** The operation counted and matched by faults: 'publish' marks the irreversible call. */
   operation: string | ((ctx: RouteContext) => string);
+  /**
+   * 'bearer' (default): the route needs an access token the sandbox issued, unexpired and
+   * unrevoked (header or access_token parameter). 'none': sign-in endpoints, which check
+   * their own parameters (client credentials, codes, refresh tokens).
+   */
+  auth?: 'bearer' | 'none';
   handle(ctx: RouteContext): RouteAnswer;
 }
 
@@ -42,6 +51,11 @@ export interface PlatformDialect {
   routes: PlatformRoute[];
   /** The platform's error answer; `code` is the platform's own (numeric codes as strings). */
   error(status: number, code: string | undefined, message: string): RouteAnswer;
+  /**
+   * The platform's answer to a missing, unknown, expired or revoked access token (its own
+   * status and code: Graph 190, XRPC ExpiredToken...). Defaults to error(401, ...).
+   */
+  unauthorized?(reason: 'missing' | 'unknown' | 'expired' | 'revoked'): RouteAnswer;
   /** The platform's throttling answer with its reset header. */
   rateLimited(resetAfterSeconds: number): RouteAnswer;
   /** Stores a comment the way the platform would (ids in its format); absent where the API has no comments. */

@@ -4,7 +4,8 @@ import type { SandboxStore } from './store';
 
 /**
  * Registers one platform's routes under its prefix, each through the same pipeline:
- * identify the account, count the request, apply injected faults (latency, error body,
+ * identify the account from its access token (refused as the platform refuses an unknown,
+ * expired or revoked one), count the request, apply injected faults (latency, error body,
  * rate limit), run the handler, and for a `drop` fault close the connection after the
  * handler has made the post, without answering.
  */
@@ -27,10 +28,13 @@ async function handle(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<void> {
-  const account = accessToken(request);
+  const token = accessToken(request);
+  const checked = token ? store.auth.check(token) : null;
+  const identity = checked?.ok ? checked.identity : null;
   const ctx: RouteContext = {
     platform: dialect.platform,
-    account: account ?? 'anonymous',
+    account: identity?.key ?? 'anonymous',
+    identity,
     params: request.params as Record<string, string>,
     query: request.query as Record<string, string>,
     body: request.body,
@@ -40,9 +44,12 @@ async function handle(
   };
   const operation = safeOperation(route, ctx);
   store.record({ platform: dialect.platform, operation, account: ctx.account, method: request.method, path: request.url });
-  if (!account) return send(reply, dialect.error(401, undefined, 'missing access token'));
+  if ((route.auth ?? 'bearer') === 'bearer' && !identity) {
+    const reason = !token ? 'missing' : checked && !checked.ok ? checked.reason : 'unknown';
+    return send(reply, dialect.unauthorized?.(reason) ?? dialect.error(401, undefined, `access token ${reason}`));
+  }
 
-  const { latencyMs, fault } = store.takeFaults(dialect.platform, account, operation);
+  const { latencyMs, fault } = store.takeFaults(dialect.platform, ctx.account, operation);
   if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
   if (fault?.type === 'error') return send(reply, dialect.error(fault.status, fault.code, fault.message ?? `injected error ${fault.status}`));
   if (fault?.type === 'rate_limit') return send(reply, dialect.rateLimited(fault.resetAfterSeconds ?? 1));

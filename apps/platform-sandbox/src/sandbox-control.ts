@@ -1,4 +1,6 @@
 import type { Platform } from '@app/contracts';
+import type { ProvisionInput, SandboxIdentity, TokenPair } from './auth/authority';
+import { SIGN_IN } from './auth/platforms';
 import { DIALECTS } from './dialects';
 import type { ActiveFault, FaultRequest } from './faults';
 import type { RequestFilter, SandboxItem, SandboxStore } from './store';
@@ -9,6 +11,11 @@ export interface AddCommentInput {
   parentId: string;
   text: string;
   author?: string;
+}
+
+/** An account made on a platform for a test, with the tokens a completed sign-in would have given. */
+export interface ProvisionedAccount extends TokenPair {
+  identity: SandboxIdentity;
 }
 
 export class SandboxControlError extends Error {
@@ -45,6 +52,29 @@ export class SandboxControl {
     if (!parent) throw new SandboxControlError(404, `no ${input.platform} item ${input.parentId}`);
     const author = input.author ?? 'sandbox_commenter';
     return dialect.createComment(this.store, { account: `commenter:${author}`, parent, text: input.text, author });
+  }
+
+  /**
+   * Makes an identity on a platform (a user, or a page / instagram account / organization a
+   * user manages) and signs it in: the tokens are the platform's own kind (lifetimes, refresh).
+   */
+  provisionAccount(input: ProvisionInput & { scopes?: string[] }): ProvisionedAccount {
+    const signIn = SIGN_IN[input.platform];
+    if (!signIn) throw new SandboxControlError(400, `unknown platform ${input.platform}`);
+    const auth = this.store.auth;
+    const identity = auth.provision({ ...input, platformAccountId: input.platformAccountId ?? signIn.newAccountId(auth, input.kind ?? 'user') });
+    return { identity, ...signIn.issueTokens(auth, identity, null, input.scopes ?? []) };
+  }
+
+  /** Moves the sandbox's clock forward: tokens expire as if that much time had passed. */
+  advanceClock(seconds: number): void {
+    this.store.auth.advanceClock(seconds);
+  }
+
+  /** The user revokes the app (or changes their password): every token of the identity stops working. */
+  revokeAccount(key: string): void {
+    if (!this.store.auth.identity(key)) throw new SandboxControlError(404, `no account ${key}`);
+    this.store.auth.revokeIdentity(key);
   }
 
   addFault(request: FaultRequest): ActiveFault {

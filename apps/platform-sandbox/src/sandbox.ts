@@ -1,4 +1,5 @@
 import Fastify, { FastifyInstance } from 'fastify';
+import { SIGN_IN } from './auth/platforms';
 import { registerControlRoutes } from './control-routes';
 import { DIALECTS } from './dialects';
 import { registerPlatform } from './platform-router';
@@ -54,6 +55,6 @@ function buildApp(store: SandboxStore, control: SandboxControl): FastifyInstance
     app.addContentTypeParser(mediaType, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   }
   registerControlRoutes(app, control);
-  for (const dialect of Object.values(DIALECTS)) registerPlatform(app, dialect, store);
+  for (const dialect of Object.values(DIALECTS)) registerPlatform(app, { ...dialect, routes: [...dialect.routes, ...SIGN_IN[dialect.platform].routes] }, store);
   return app;
 }

@@ -1,10 +1,11 @@
 import type { Platform } from '@app/contracts';
+import { SandboxAuthority } from './auth/authority';
 import { ActiveFault, faultMatches, FaultRequest, FaultSpec, toActiveFault } from './faults';
 
 /** One published item or comment, as the sandbox remembers it (in memory: it stands in for external platforms). */
 export interface SandboxItem {
   platform: Platform;
-  /** The access token that created it (the sandbox's notion of an account). */
+  /** The key of the identity whose token created it (see SandboxAuthority). */
   account: string;
   /** The identity in the API's path or body (page id, ig user id, DID, author URN, board id...) or the token. */
   owner: string;
@@ -53,6 +54,8 @@ export class SandboxStore {
   pending = new Map<string, PendingObject>();
   /** (platform, account, Idempotency-Key) -> the item it created (Mastodon). */
   idempotency = new Map<string, string>();
+  /** Who exists on each platform and which tokens were issued to them. */
+  readonly auth = new SandboxAuthority();
   private sequence = 0;
   private clock = 0;
 
@@ -136,5 +139,6 @@ export class SandboxStore {
     this.faults = [];
     this.pending.clear();
     this.idempotency.clear();
+    this.auth.reset();
   }
 }

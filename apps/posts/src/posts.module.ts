@@ -5,7 +5,7 @@ import { EventStoreModule } from '@app/event-store';
 import { HealthModule } from '@app/health';
 import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
-import { WorkspacesModule } from '@app/workspaces';
+import { AccountsModule } from '@app/accounts';
 import { CreatePostHandler } from './create-post/create-post.handler';
 import { EditPostHandler } from './edit-post/edit-post.handler';
 import { SchedulerCommandsHandler } from './scheduler-commands/scheduler-commands.handler';
@@ -20,7 +20,7 @@ export class PostsModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: PostsModule,
-      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, WorkspacesModule, HealthModule, ObservabilityModule],
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, AccountsModule, HealthModule, ObservabilityModule],
       providers: [PostCommandRunner, CreatePostHandler, PublishPostHandler, PublicationHandler, EditPostHandler, SchedulerCommandsHandler, PostsCommandsServer],
     };
   }

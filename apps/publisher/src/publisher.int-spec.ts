@@ -15,10 +15,9 @@ import {
   TargetAccount,
 } from '@app/contracts';
 import { serveCommands } from '@app/messaging';
-import { sandboxEndpoints } from '@app/platforms';
 import { XPool } from '@app/quotas';
-import { TEST_NATS_URL } from '@app/testing';
-import { RunningPlatformSandbox, startPlatformSandbox } from '../../platform-sandbox/src/sandbox';
+import { TEST_NATS_URL, until } from '@app/testing';
+import { RunningPlatformSandbox } from '../../platform-sandbox/src/sandbox';
 import { TestStack } from '../../../test/support/test-stack';
 import { PublishRequestsWorker } from './publish-requests.worker';
 
@@ -113,13 +112,6 @@ class FakePostsService {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(20);
-  }
-}
 
 describe('publisher (real NATS, Postgres and platform sandbox; posts service stand-in)', () => {
   let sandbox: RunningPlatformSandbox;
@@ -132,11 +124,10 @@ describe('publisher (real NATS, Postgres and platform sandbox; posts service sta
   const ACK_WAIT_MS = 1_000;
 
   beforeAll(async () => {
-    sandbox = await startPlatformSandbox();
     stack = await TestStack.start({
       apps: [],
+      sandbox: true,
       overrides: {
-        platformEndpoints: sandboxEndpoints(sandbox.url),
         platformRetry: { baseDelayMs: 1, maxDelayMs: 5 },
         publisherAckWaitMs: ACK_WAIT_MS,
         publisherMaxDeliver: 3,
@@ -144,6 +135,7 @@ describe('publisher (real NATS, Postgres and platform sandbox; posts service sta
       },
     });
     nc = await connect({ servers: TEST_NATS_URL });
+    sandbox = stack.sandbox!;
     subjects = new Subjects(stack.config.natsNamespace);
     posts = new FakePostsService();
     posts.serve(nc, subjects);
@@ -155,17 +147,18 @@ describe('publisher (real NATS, Postgres and platform sandbox; posts service sta
     const jsm = await nc.jetstreamManager();
     await jsm.streams.delete(subjects.eventStreamName).catch(() => undefined);
     await nc.close();
-    await sandbox.close();
   });
   beforeEach(async () => {
     sandbox.control.clearFaults();
     ({ workspaceId } = await stack.workspace());
   });
 
-  async function account(platform: Platform, name = platform): Promise<TargetAccount & { token: string }> {
+  /** `token`: the account's key in the sandbox (its items and requests); `accessToken`: what the platform issued it. */
+  async function account(platform: Platform, name = platform): Promise<TargetAccount & { token: string; accessToken: string }> {
     const handle = `@${name}${randomUUID().slice(0, 8)}`;
     const connected = await stack.connect(workspaceId, platform, handle);
-    return { accountId: connected.id, platform, handle: connected.handle, token: `token-${handle}` };
+    const secrets = await stack.accounts.secrets(connected.id);
+    return { accountId: connected.id, platform, handle: connected.handle, token: `token-${handle}`, accessToken: secrets!.credentials.accessToken };
   }
 
   async function requestPublish(accounts: TargetAccount[], extra: Partial<PublishRequestedData> = {}): Promise<PublishRequestedData> {
@@ -249,7 +242,7 @@ describe('publisher (real NATS, Postgres and platform sandbox; posts service sta
     const content = `Already out ${postId.slice(0, 6)}`;
     // An earlier delivery started both and crashed: one request reached the platform, the other did not.
     posts.expect(postId, [found, lost], 1, 'started');
-    await fetch(`${sandbox.url}/mastodon/api/v1/statuses`, { method: 'POST', headers: { authorization: `Bearer ${found.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ status: content }) });
+    await fetch(`${sandbox.url}/mastodon/api/v1/statuses`, { method: 'POST', headers: { authorization: `Bearer ${found.accessToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ status: content }) });
     const job = await requestPublish([found, lost], { postId, content });
     await until(allDone(job));
     expect(outcomeOf(postId, found)).toEqual({ status: 'published', platformPostId: publications(found)[0].id, url: expect.any(String), reconciled: true });

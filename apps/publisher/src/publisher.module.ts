@@ -6,7 +6,8 @@ import { ObservabilityModule } from '@app/observability';
 import { CommandClient, MessagingModule } from '@app/messaging';
 import { ConnectorRegistry } from '@app/platforms';
 import { QuotasModule } from '@app/quotas';
-import { WorkspacesModule } from '@app/workspaces';
+import { AccountsModule } from '@app/accounts';
+import { accountCredentialsProviders, CommandReauthReporter } from '@app/credentials';
 import { PostsPublication } from './publish/posts-publication.client';
 import { PublishRequestedHandler } from './publish/publish-requested.handler';
 import { PublishRequestsWorker } from './publish-requests.worker';
@@ -18,9 +19,10 @@ export class PublisherModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: PublisherModule,
-      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, QuotasModule, HealthModule, ObservabilityModule],
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, AccountsModule, QuotasModule, HealthModule, ObservabilityModule],
       providers: [
-        { provide: ConnectorRegistry, useFactory: () => new ConnectorRegistry({ endpoints: config.platformEndpoints, retry: config.platformRetry }) },
+        { provide: ConnectorRegistry, useFactory: () => new ConnectorRegistry(config.platformClients()) },
+        ...accountCredentialsProviders(config, CommandReauthReporter),
         { provide: PostsPublication, inject: [CommandClient], useFactory: (commands: CommandClient) => new PostsPublication(commands) },
         PublishRequestedHandler,
         PublishRequestsWorker,

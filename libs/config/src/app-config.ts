@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Platform, PLATFORMS } from '@app/contracts';
-import { DEFAULT_PLATFORM_ENDPOINTS, PlatformEndpoints, platformEndpointsFromEnv, RetryPolicy } from '@app/platforms';
+import { DEFAULT_PLATFORM_ENDPOINTS, PlatformClientOptions, PlatformEndpoints, platformEndpointsFromEnv, RetryPolicy } from '@app/platforms';
 
 export type EventStoreKind = 'postgres' | 'eventstoredb';
 
@@ -67,6 +67,22 @@ export class AppConfig {
   rateLimitGeneralPerMinute = 600;
   /** Replies per minute per API key (spec, Limits: 20), on top of the general limit (0: off). */
   rateLimitRepliesPerMinute = 20;
+  /**
+   * Our app on each platform, for signing accounts in: <PLATFORM>_CLIENT_ID and
+   * <PLATFORM>_CLIENT_SECRET (e.g. X_CLIENT_ID, TIKTOK_CLIENT_ID = TikTok's client key).
+   * Mastodon needs none: the app is registered on each instance at first use.
+   */
+  platformApps: Partial<Record<Platform, { clientId: string; clientSecret: string | null }>> = {};
+  /** The public url of GET /api/v1/accounts/connect/callback, as registered with every platform (OAUTH_CALLBACK_URL). */
+  oauthCallbackUrl: string | null = null;
+  /** The LinkedIn API version sent in LinkedIn-Version (LINKEDIN_API_VERSION); empty: the connector's current default. */
+  linkedInApiVersion: string | null = null;
+  /** How long a sign-in started with POST /api/v1/accounts/connect may take. */
+  connectStateTtlMs = 10 * 60_000;
+  /** Tokens ending sooner than this are renewed before use, and by the accounts service's pass. */
+  tokenRefreshAheadMs = 10 * 60_000;
+  /** How often the accounts service renews tokens that end soon (ACCOUNTS_REFRESH_INTERVAL_MS). */
+  accountsRefreshIntervalMs = 60_000;
   /** The time every decision is taken at; tests move it (the six-hour rule) without sleeping. */
   now: () => Date = () => new Date();
 
@@ -115,8 +131,20 @@ export class AppConfig {
     config.metaWebhookVerifyToken = env.META_WEBHOOK_VERIFY_TOKEN || null;
     config.rateLimitGeneralPerMinute = int('RATE_LIMIT_GENERAL_PER_MINUTE', config.rateLimitGeneralPerMinute);
     config.rateLimitRepliesPerMinute = int('RATE_LIMIT_REPLIES_PER_MINUTE', config.rateLimitRepliesPerMinute);
+    for (const platform of PLATFORMS) {
+      const clientId = env[`${platform.toUpperCase()}_CLIENT_ID`];
+      if (clientId) config.platformApps[platform] = { clientId, clientSecret: env[`${platform.toUpperCase()}_CLIENT_SECRET`] || null };
+    }
+    config.oauthCallbackUrl = env.OAUTH_CALLBACK_URL || null;
+    config.linkedInApiVersion = env.LINKEDIN_API_VERSION || null;
+    config.accountsRefreshIntervalMs = int('ACCOUNTS_REFRESH_INTERVAL_MS', config.accountsRefreshIntervalMs);
     if (errors.length) throw new Error(`invalid configuration:\n  ${errors.join('\n  ')}`);
     return config;
+  }
+
+  /** What the connectors and the sign-in clients are built from: endpoints, retry policy, LinkedIn version. */
+  platformClients(): PlatformClientOptions {
+    return { endpoints: this.platformEndpoints, retry: this.platformRetry, ...(this.linkedInApiVersion ? { linkedInApiVersion: this.linkedInApiVersion } : {}) };
   }
 
   with(overrides: Partial<AppConfig>): AppConfig {

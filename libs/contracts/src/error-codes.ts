@@ -47,6 +47,14 @@ export const ERROR_CODES = {
   platform_outcome_unknown: { status: 504, description: 'The platform did not answer the reply in time; it may or may not be live. Check before sending it again.' },
   x_quota_exhausted: { status: 429, description: 'The workspace\'s monthly pool of X posts and replies is used up; the platform was not called.' },
   webhook_signature_invalid: { status: 401, description: 'A webhook call without a valid X-Hub-Signature-256 (missing, malformed, or not the HMAC of the body); nothing was stored.' },
+  account_needs_reauth: { status: 400, description: 'publishNow names an account that needs re-authorisation (its platform refused its credential); connect it again first. Drafts and scheduled posts may name it.' },
+  platform_not_configured: { status: 400, description: 'The platform has no app configured for signing in (client id and secret, callback url): see the README.' },
+  sign_in_not_supported: { status: 400, description: 'This platform is not connected by a browser sign-in (Bluesky: POST /api/v1/accounts with handle and appPassword).' },
+  invalid_redirect_uri: { status: 400, description: 'redirectUri is not an absolute http(s) url.' },
+  invalid_instance_url: { status: 400, description: 'instanceUrl (or pds) is not an https url of a server (or is missing where the platform needs one).' },
+  invalid_credentials: { status: 400, description: 'The platform refused the credential (or it belongs to no account this service can act as); nothing was stored.' },
+  connect_state_invalid: { status: 400, description: 'The sign-in callback\'s state is unknown, forged, already used or expired: start the connection again.' },
+  platform_unavailable: { status: 503, description: 'The platform did not answer (or answered with a transient error) while connecting; retry later. Nothing was stored.' },
   webhook_verification_failed: { status: 403, description: 'A webhook verification request with a wrong hub.mode or hub.verify_token.' },
 } as const;
 

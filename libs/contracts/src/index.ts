@@ -11,3 +11,5 @@ export * from './commands';
 export * from './comment-events';
 export * from './comment-api';
 export * from './comment-commands';
+export * from './account-events';
+export * from './account-api';

@@ -46,7 +46,12 @@ export type CommandName =
   | 'posts.record-first-comment'
   | 'posts.get-publication'
   | 'comments.ingest-webhook'
-  | 'comments.reply';
+  | 'comments.reply'
+  | 'accounts.connect-start'
+  | 'accounts.connect-complete'
+  | 'accounts.connect-credentials'
+  | 'accounts.disconnect'
+  | 'accounts.require-reauth';
 
 export function categoryOf(streamId: string): string {
   const dash = streamId.indexOf('-');

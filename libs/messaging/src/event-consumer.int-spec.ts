@@ -1,20 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { connect, headers, JSONCodec, NatsConnection, nanos } from 'nats';
 import { EventEnvelope, Subjects } from '@app/contracts';
-import { TEST_NATS_URL, testNamespace } from '@app/testing';
+import { TEST_NATS_URL, testNamespace, until } from '@app/testing';
 import { EventConsumer, EventConsumerOptions, EventDelivery, redeliveryBackoffMs, retryDelayMs } from './event-consumer';
 import { ensureEventStream } from './event-stream';
 
 const codec = JSONCodec();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 8_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(20);
-  }
-}
 
 describe('EventConsumer (real NATS JetStream)', () => {
   let nc: NatsConnection;

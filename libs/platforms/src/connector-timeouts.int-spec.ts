@@ -1,4 +1,5 @@
 import { startPlatformSandbox, RunningPlatformSandbox } from '../../../apps/platform-sandbox/src/sandbox';
+import { provisionConnectorAccount } from '../../../apps/platform-sandbox/src/sandbox-accounts';
 import type { ConnectorAccount } from './connector';
 import { sandboxEndpoints } from './endpoints';
 import { ConnectorRegistry } from './registry';
@@ -8,12 +9,12 @@ let sandbox: RunningPlatformSandbox;
 let connectors: ConnectorRegistry;
 const sleeps: number[] = [];
 
-const account = (platform: ConnectorAccount['platform'], token: string, platformUserId?: string): ConnectorAccount => ({
-  accountId: token,
-  platform,
-  handle: '@brand',
-  credentials: { accessToken: token, platformUserId },
-});
+/** An account signed in on the sandbox under `key` (its requests and faults are filed under it). */
+const account = (platform: ConnectorAccount['platform'], key: string, platformAccountId?: string): ConnectorAccount => {
+  const kind = platform === 'instagram' ? 'instagram' : undefined;
+  const { accountId, identity, credentials } = provisionConnectorAccount(sandbox, { platform, handle: '@brand', key, kind, platformAccountId });
+  return { accountId, platform, identity, credentials };
+};
 
 beforeAll(async () => {
   sandbox = await startPlatformSandbox();

@@ -6,26 +6,34 @@ import type { Platform } from '@app/contracts';
  * platform-side problem: every answer is an outcome the caller can record.
  */
 
+/**
+ * Who an account is on its platform: what the platform's API wants wherever it names the
+ * acting identity. Read from the platform when the account is connected (never derived
+ * from a handle).
+ */
+export interface PlatformIdentity {
+  /**
+   * The platform's own id: x user id, facebook page id, instagram professional account id,
+   * threads user id, linkedin person or organization URN, bluesky DID, mastodon account id,
+   * tiktok open_id, youtube channel id, pinterest username.
+   */
+  platformAccountId: string;
+  /** The public handle with a leading @ (for references and public urls). */
+  handle: string;
+  displayName: string;
+  /** Mastodon: the instance's base url; Bluesky: the account's PDS. Null elsewhere. */
+  instanceUrl: string | null;
+  /** Platform-specific facts a connector needs (pinterest `boardId`, facebook `pageId` of an instagram account). */
+  attributes: Record<string, string>;
+}
+
 /** What a connector needs to act as one connected account. */
 export interface ConnectorAccount {
   /** The service's account id (for logs and results, never sent to the platform). */
   accountId: string;
   platform: Platform;
-  /** The handle as connected, with or without a leading @ (used to build public urls). */
-  handle: string;
-  credentials: PlatformCredentials;
-}
-
-export interface PlatformCredentials {
-  /** OAuth bearer token (X, Meta, LinkedIn, TikTok, YouTube, Pinterest, Mastodon) or the atproto accessJwt (Bluesky). */
-  accessToken: string;
-  /**
-   * The platform's id for the acting identity, where the API wants it in a path or body:
-   * facebook page id, instagram ig-user-id, threads user id, bluesky DID, linkedin person or
-   * organization URN, pinterest board id, x user id, mastodon account id.
-   * Defaults to the handle without its @ (see `platformUserIdOf`).
-   */
-  platformUserId?: string;
+  identity: PlatformIdentity;
+  credentials: { accessToken: string };
 }
 
 export interface PublishRequest {
@@ -43,6 +51,21 @@ export interface PlatformError {
   message: string;
   /** True when the same request may succeed later (rate limit, outage); false when it never will as sent. */
   retryable: boolean;
+}
+
+/**
+ * The codes every connector's error mapper gives a refused access token, whatever its
+ * platform's own dialect (Graph 190, XRPC ExpiredToken, HTTP 401...):
+ * - access_token_expired: the token ran out; a refresh may bring the account back;
+ * - access_token_invalid: revoked, or otherwise refused (the user removed the app,
+ *   changed their password); a refresh may still work, else the user signs in again.
+ * Both are definite refusals (nothing was created), so the call may be made once more
+ * with a fresh token.
+ */
+export const CREDENTIAL_ERROR_CODES = ['access_token_expired', 'access_token_invalid'] as const;
+
+export function isCredentialError(error: PlatformError): boolean {
+  return (CREDENTIAL_ERROR_CODES as readonly string[]).includes(error.code);
 }
 
 /**
@@ -102,10 +125,5 @@ export interface PlatformConnector {
 
 /** The handle without a leading @. */
 export function bareHandle(account: ConnectorAccount): string {
-  return account.handle.replace(/^@/, '');
-}
-
-/** The id the platform knows the account by; defaults to the bare handle. */
-export function platformUserIdOf(account: ConnectorAccount): string {
-  return account.credentials.platformUserId ?? bareHandle(account);
+  return account.identity.handle.replace(/^@/, '');
 }

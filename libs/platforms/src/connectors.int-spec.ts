@@ -1,6 +1,8 @@
 import type { Platform } from '@app/contracts';
 import { startPlatformSandbox, RunningPlatformSandbox } from '../../../apps/platform-sandbox/src/sandbox';
 import type { FaultSpec } from '../../../apps/platform-sandbox/src/faults';
+import type { SandboxIdentity } from '../../../apps/platform-sandbox/src/auth/authority';
+import { provisionConnectorAccount } from '../../../apps/platform-sandbox/src/sandbox-accounts';
 import type { ConnectorAccount, PublishRequest } from './connector';
 import { sandboxEndpoints } from './endpoints';
 import { ConnectorRegistry } from './registry';
@@ -12,7 +14,9 @@ import { ConnectorRegistry } from './registry';
 
 interface PlatformCase {
   platform: Platform;
-  platformUserId?: string;
+  platformAccountId?: string;
+  kind?: SandboxIdentity['kind'];
+  attributes?: Record<string, string>;
   /** A request the platform accepts. */
   valid: (sandboxUrl: string) => PublishRequest;
   /** A request over the platform's text limit (with valid media where required). */
@@ -26,6 +30,8 @@ interface PlatformCase {
   comments: boolean;
   /** Whether findPublished can look a post up (else it answers null without a request). */
   lookup: boolean;
+  /** False where a throttled answer names no wait (Threads: usage percentages only), so it is not retried. */
+  throttleNamesWait?: false;
 }
 
 const photo = 'https://cdn.example.com/photo.jpg';
@@ -35,34 +41,34 @@ const post = (content: string, mediaUrls: string[] = []): PublishRequest => ({ c
 
 const CASES: PlatformCase[] = [
   {
-    platform: 'x', platformUserId: '2244994945', needsMedia: false, comments: true, lookup: true,
+    platform: 'x', platformAccountId: '2244994945', needsMedia: false, comments: true, lookup: true,
     valid: () => post('Hello from the sandbox'), tooLong: () => post(text(281)), url: /^https:\/\/x\.com\/brand\/status\/\d+$/,
     error: { fault: { type: 'error', status: 403, message: 'You are not allowed to create a Tweet with duplicate content.' }, code: 'duplicate_content', retryable: false },
   },
   {
-    platform: 'facebook', platformUserId: '1040001', needsMedia: false, comments: true, lookup: true,
+    platform: 'facebook', platformAccountId: '1040001', kind: 'page', needsMedia: false, comments: true, lookup: true,
     valid: () => post('Hello page'), tooLong: () => post(text(63_207)), url: /^https:\/\/www\.facebook\.com\/1040001\/posts\/\d+$/,
     error: { fault: { type: 'error', status: 400, code: '506', message: 'Duplicate status message' }, code: 'duplicate_post', retryable: false },
   },
   {
-    platform: 'instagram', platformUserId: '17841400000001', needsMedia: true, comments: true, lookup: true,
+    platform: 'instagram', platformAccountId: '17841400000001', kind: 'instagram', needsMedia: true, comments: true, lookup: true,
     valid: () => post('Caption', [photo]), tooLong: () => post(text(2_201), [photo]), url: /^https:\/\/www\.instagram\.com\/p\/\w+\/$/,
-    error: { fault: { type: 'error', status: 401, code: '190', message: 'Error validating access token' }, code: 'access_token_expired', retryable: false },
+    error: { fault: { type: 'error', status: 400, code: '190/463', message: 'Error validating access token: Session has expired.' }, code: 'access_token_expired', retryable: false },
   },
   {
-    platform: 'linkedin', platformUserId: 'urn:li:organization:1001', needsMedia: false, comments: true, lookup: false,
+    platform: 'linkedin', platformAccountId: 'urn:li:organization:1001', kind: 'organization', needsMedia: false, comments: true, lookup: false,
     valid: () => post('Hello (network) #news'), tooLong: () => post(text(3_001)), url: /^https:\/\/www\.linkedin\.com\/feed\/update\/urn:li:share:\d+\/$/,
     error: { fault: { type: 'error', status: 403, code: 'ACCESS_DENIED', message: 'Not enough permissions to access: partnerApiPostsExternal.CREATE' }, code: 'access_denied', retryable: false },
   },
   {
-    platform: 'threads', platformUserId: '7001', needsMedia: false, comments: true, lookup: true,
+    platform: 'threads', platformAccountId: '7001', needsMedia: false, comments: true, lookup: true, throttleNamesWait: false,
     valid: () => post('Hello threads'), tooLong: () => post(`${text(490)}😀😀😀`), url: /^https:\/\/www\.threads\.net\/@\w+\/post\/\w+$/,
     error: { fault: { type: 'error', status: 400, code: '100', message: 'Invalid parameter' }, code: 'invalid_parameter', retryable: false },
   },
   {
-    platform: 'bluesky', platformUserId: 'did:plc:brand', needsMedia: false, comments: true, lookup: true,
+    platform: 'bluesky', platformAccountId: 'did:plc:brand', needsMedia: false, comments: true, lookup: true,
     valid: () => post('Hello sky'), tooLong: () => post(text(301)), url: /^https:\/\/bsky\.app\/profile\/brand\/post\/[2-7a-z]{13}$/,
-    error: { fault: { type: 'error', status: 400, code: 'ExpiredToken', message: 'Token has expired' }, code: 'expired_token', retryable: false },
+    error: { fault: { type: 'error', status: 400, code: 'ExpiredToken', message: 'Token has expired' }, code: 'access_token_expired', retryable: false },
   },
   {
     platform: 'mastodon', needsMedia: false, comments: true, lookup: true,
@@ -80,9 +86,9 @@ const CASES: PlatformCase[] = [
     error: { fault: { type: 'error', status: 403, code: 'quotaExceeded', message: 'The request cannot be completed because you have exceeded your quota.' }, code: 'quota_exceeded', retryable: false },
   },
   {
-    platform: 'pinterest', platformUserId: 'board-42', needsMedia: true, comments: false, lookup: true,
+    platform: 'pinterest', attributes: { boardId: 'board-42' }, needsMedia: true, comments: false, lookup: true,
     valid: () => post('Pin this', [photo]), tooLong: () => post(text(801), [photo]), url: /^https:\/\/www\.pinterest\.com\/pin\/\d+\/$/,
-    error: { fault: { type: 'error', status: 401, code: '2', message: 'Authentication failed.' }, code: 'pinterest_error_2', retryable: false },
+    error: { fault: { type: 'error', status: 401, code: '2', message: 'Authentication failed.' }, code: 'access_token_invalid', retryable: false },
   },
 ];
 
@@ -107,26 +113,29 @@ beforeEach(() => {
   sleeps.length = 0;
 });
 
-/** A fresh account per test: its token isolates its requests and items in the sandbox. */
+/** A fresh account per test, signed in on the sandbox: its key isolates its requests and items there. */
 function accountFor(testCase: PlatformCase): ConnectorAccount {
-  return {
-    accountId: `acc-${++tokenSequence}`,
+  const { accountId, platform, identity, credentials } = provisionConnectorAccount(sandbox, {
     platform: testCase.platform,
     handle: '@brand',
-    credentials: { accessToken: `${testCase.platform}-token-${tokenSequence}`, platformUserId: testCase.platformUserId },
-  };
+    key: `acc-${++tokenSequence}`,
+    kind: testCase.kind,
+    platformAccountId: testCase.platformAccountId,
+    attributes: testCase.attributes,
+  });
+  return { accountId, platform, identity, credentials };
 }
 
 function fault(testCase: PlatformCase, account: ConnectorAccount, spec: FaultSpec, times = 1, operation = 'publish'): void {
-  sandbox.control.addFault({ platform: testCase.platform, account: account.credentials.accessToken, operation, times, fault: spec });
+  sandbox.control.addFault({ platform: testCase.platform, account: account.accountId, operation, times, fault: spec });
 }
 
 function publishCount(testCase: PlatformCase, account: ConnectorAccount): number {
-  return sandbox.control.requestCount({ platform: testCase.platform, account: account.credentials.accessToken, operation: 'publish' });
+  return sandbox.control.requestCount({ platform: testCase.platform, account: account.accountId, operation: 'publish' });
 }
 
 function postsOf(testCase: PlatformCase, account: ConnectorAccount) {
-  return sandbox.control.published({ platform: testCase.platform, account: account.credentials.accessToken, kind: 'post' });
+  return sandbox.control.published({ platform: testCase.platform, account: account.accountId, kind: 'post' });
 }
 
 describe.each(CASES)('$platform connector', (testCase) => {
@@ -145,7 +154,7 @@ describe.each(CASES)('$platform connector', (testCase) => {
     const account = accountFor(testCase);
     const outcome = await connector().publish(account, testCase.tooLong(sandbox.url));
     expect(outcome).toMatchObject({ status: 'failed', error: { code: 'content_too_long', retryable: false } });
-    expect(sandbox.control.requestCount({ account: account.credentials.accessToken })).toBe(0);
+    expect(sandbox.control.requestCount({ account: account.accountId })).toBe(0);
   });
 
   if (testCase.needsMedia) {
@@ -153,7 +162,7 @@ describe.each(CASES)('$platform connector', (testCase) => {
       const account = accountFor(testCase);
       const outcome = await connector().publish(account, post('just words'));
       expect(outcome).toMatchObject({ status: 'failed', error: { code: 'media_required', retryable: false } });
-      expect(sandbox.control.requestCount({ account: account.credentials.accessToken })).toBe(0);
+      expect(sandbox.control.requestCount({ account: account.accountId })).toBe(0);
     });
   }
 
@@ -169,16 +178,28 @@ describe.each(CASES)('$platform connector', (testCase) => {
     expect(postsOf(testCase, account)).toHaveLength(0);
   });
 
-  it('retries a 5xx and a rate limit, then publishes once', async () => {
-    const account = accountFor(testCase);
-    fault(testCase, account, { type: 'error', status: 503, message: 'over capacity' });
-    fault(testCase, account, { type: 'rate_limit', resetAfterSeconds: 2 });
-    const outcome = await connector().publish(account, testCase.valid(sandbox.url));
-    expect(outcome.status).toBe('published');
-    expect(publishCount(testCase, account)).toBe(3);
-    expect(postsOf(testCase, account)).toHaveLength(1);
-    expect(sleeps.length).toBeGreaterThanOrEqual(2);
-  });
+  if (testCase.throttleNamesWait !== false) {
+    it('retries a 5xx and a rate limit, then publishes once', async () => {
+      const account = accountFor(testCase);
+      fault(testCase, account, { type: 'error', status: 503, message: 'over capacity' });
+      fault(testCase, account, { type: 'rate_limit', resetAfterSeconds: 2 });
+      const outcome = await connector().publish(account, testCase.valid(sandbox.url));
+      expect(outcome.status).toBe('published');
+      expect(publishCount(testCase, account)).toBe(3);
+      expect(postsOf(testCase, account)).toHaveLength(1);
+      expect(sleeps.length).toBeGreaterThanOrEqual(2);
+    });
+  } else {
+    it('retries a 5xx but not a throttled answer that names no wait: a retryable rate_limited failure', async () => {
+      const account = accountFor(testCase);
+      fault(testCase, account, { type: 'error', status: 503, message: 'over capacity' });
+      fault(testCase, account, { type: 'rate_limit', resetAfterSeconds: 2 });
+      const outcome = await connector().publish(account, testCase.valid(sandbox.url));
+      expect(outcome).toMatchObject({ status: 'failed', error: { code: 'rate_limited', retryable: true } });
+      expect(publishCount(testCase, account)).toBe(2);
+      expect(postsOf(testCase, account)).toHaveLength(0);
+    });
+  }
 
   it('gives up on a transient error after the bounded attempts, as a retryable failure', async () => {
     const account = accountFor(testCase);
@@ -240,7 +261,7 @@ describe.each(CASES)('$platform connector', (testCase) => {
         'c-2',
       );
       expect(reply.status).toBe('published');
-      const comments = sandbox.control.published({ platform: testCase.platform, kind: 'comment', account: account.credentials.accessToken });
+      const comments = sandbox.control.published({ platform: testCase.platform, kind: 'comment', account: account.accountId });
       expect(comments.map((c) => [c.text, c.parentId])).toEqual([
         ['First comment', published.platformPostId],
         ['A reply', first.platformPostId],
@@ -267,7 +288,23 @@ describe.each(CASES)('$platform connector', (testCase) => {
       const outcome = await connector().comment(account, { kind: 'post', platformPostId: '123' }, 'hi', 'c-1');
       expect(outcome).toMatchObject({ status: 'failed', error: { code: 'comments_not_supported', retryable: false } });
       expect(await connector().listComments(account, '123')).toEqual([]);
-      expect(sandbox.control.requestCount({ account: account.credentials.accessToken })).toBe(0);
+      expect(sandbox.control.requestCount({ account: account.accountId })).toBe(0);
     });
   }
+});
+
+describe('bluesky connector, 501 Not Implemented', () => {
+  // RFC 9110 §15.6.2: the server does not support the method, so asking again gets the same answer.
+  it('does not retry a getRecord answered 501 (not transient): one lookup, a non-retryable failure, no reply', async () => {
+    const testCase = CASES.find((c) => c.platform === 'bluesky')!;
+    const account = accountFor(testCase);
+    const published = await connectors.get('bluesky').publish(account, post('parent'));
+    if (published.status !== 'published') throw new Error(`publish failed: ${JSON.stringify(published)}`);
+    fault(testCase, account, { type: 'error', status: 501, code: 'MethodNotImplemented', message: 'Method Not Implemented' }, 10, 'lookup');
+    const outcome = await connectors.get('bluesky').comment(account, { kind: 'post', platformPostId: published.platformPostId }, 'a reply', 'c-1');
+    expect(outcome).toEqual({ status: 'failed', error: { code: 'method_not_implemented', message: 'Method Not Implemented', retryable: false } });
+    expect(sandbox.control.requestCount({ platform: 'bluesky', account: account.accountId, operation: 'lookup' })).toBe(1);
+    expect(sandbox.control.published({ platform: 'bluesky', account: account.accountId, kind: 'comment' })).toHaveLength(0);
+    sandbox.control.clearFaults();
+  });
 });

@@ -6,3 +6,7 @@ export { DEFAULT_RETRY_POLICY } from './http/retry-policy';
 export type { RetryPolicy } from './http/retry-policy';
 export { GRAPH_API_VERSION, THREADS_API_VERSION } from './connectors/meta-graph';
 export { LINKEDIN_API_VERSION } from './connectors/linkedin.connector';
+export * from './auth/platform-auth';
+export * from './auth/auth-registry';
+export type { AuthContext } from './auth/auth-context';
+export { pkcePair } from './auth/oauth2';

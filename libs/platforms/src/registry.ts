@@ -27,24 +27,27 @@ const CONNECTOR_CLASSES: Record<Platform, new (ctx: ConnectorContext) => Platfor
   pinterest: PinterestConnector,
 };
 
-export interface ConnectorRegistryOptions {
+/** Where the platforms are and how hard to try: what the connectors and the sign-in clients are both built from. */
+export interface PlatformClientOptions {
   /** Base URL per platform; defaults to the real hosts. */
   endpoints?: Partial<PlatformEndpoints>;
   /** Overrides of the retry policy (tests pass tiny delays). */
   retry?: Partial<RetryPolicy>;
+  /** LinkedIn's API release (YYYYMM) when configured (LINKEDIN_API_VERSION); else the connector's default. */
+  linkedInApiVersion?: string;
 }
 
 /** Every platform's connector, built once from the endpoints and the retry policy. */
 export class ConnectorRegistry {
   private readonly connectors: Map<Platform, PlatformConnector>;
 
-  constructor(options: ConnectorRegistryOptions = {}) {
+  constructor(options: PlatformClientOptions = {}) {
     const endpoints = { ...DEFAULT_PLATFORM_ENDPOINTS, ...options.endpoints };
     const retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.connectors = new Map(
       (Object.keys(CONNECTOR_CLASSES) as Platform[]).map((platform) => [
         platform,
-        new CONNECTOR_CLASSES[platform]({ baseUrl: endpoints[platform].replace(/\/+$/, ''), retry }),
+        new CONNECTOR_CLASSES[platform]({ baseUrl: endpoints[platform].replace(/\/+$/, ''), retry, linkedInApiVersion: options.linkedInApiVersion }),
       ]),
     );
   }

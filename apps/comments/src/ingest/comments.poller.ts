@@ -3,9 +3,9 @@ import { Pool } from 'pg';
 import { AppConfig } from '@app/config';
 import { IncomingComment, Platform, PLATFORMS } from '@app/contracts';
 import { PG_POOL } from '@app/database';
-import { ConnectorAccount, ConnectorRegistry, PlatformCallFailed, PlatformComment } from '@app/platforms';
+import { AccountCredentials, isUnavailable } from '@app/credentials';
+import { ConnectorRegistry, PlatformCallFailed, PlatformComment } from '@app/platforms';
 import { PeriodicTask } from '@app/runtime';
-import { WorkspaceStore } from '@app/workspaces';
 import { CommentIngestion } from './comment-ingestion';
 import { PollBackoff } from './poll-backoff';
 import { PublishedItem, PublishedItems } from './published-items';
@@ -37,7 +37,7 @@ export class CommentsPoller implements OnApplicationBootstrap, OnApplicationShut
     @Inject(PG_POOL) private readonly pool: Pool,
     private readonly items: PublishedItems,
     private readonly connectors: ConnectorRegistry,
-    private readonly workspaces: WorkspaceStore,
+    private readonly credentials: AccountCredentials,
     private readonly ingestion: CommentIngestion,
   ) {
     const shortest = Math.min(...Object.values(config.commentsPollIntervalMs));
@@ -87,14 +87,13 @@ export class CommentsPoller implements OnApplicationBootstrap, OnApplicationShut
   private async pollAccount(platform: Platform, accountId: string, items: PublishedItem[]): Promise<number> {
     const key = `${platform}:${accountId}`;
     if (this.backoff.isPaused(key, Date.now())) return 0;
-    const accessToken = await this.workspaces.accountToken(accountId);
-    if (!accessToken) return 0; // disconnected: nothing to read with
-    const account: ConnectorAccount = { accountId, platform, handle: items[0].handle, credentials: { accessToken } };
     const connector = this.connectors.get(platform);
     let stored = 0;
     for (const item of items) {
       try {
-        const comments = await connector.listComments(account, item.platformPostId);
+        const comments = await this.credentials.run(accountId, (account) => connector.listComments(account, item.platformPostId));
+        // Disconnected, or waiting for its user to sign in again: nothing to read with.
+        if (isUnavailable(comments)) return stored;
         stored += await this.ingestion.ingest(item, comments.map(toIncoming));
       } catch (error) {
         if (!(error instanceof PlatformCallFailed)) throw error;

@@ -5,7 +5,8 @@ import { DomainError, isPlatform, Platform, ReplyToCommentCommand, ReplyToCommen
 import { PG_POOL } from '@app/database';
 import { ConnectorRegistry, PublishOutcome } from '@app/platforms';
 import { spendXPool, X_QUOTA_EXHAUSTED, XPool } from '@app/quotas';
-import { WorkspaceStore } from '@app/workspaces';
+import { AccountStore } from '@app/accounts';
+import { AccountCredentials, isUnavailable } from '@app/credentials';
 import { checkReply, checkReplyMessage, ExistingComment, unknownComment } from '../domain/comment.decider';
 import { CommentCommandRunner } from '../domain/comment-command-runner';
 import { commentIdOf } from '../domain/comment-id';
@@ -21,7 +22,8 @@ export class ReplyToCommentHandler {
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     private readonly runner: CommentCommandRunner,
-    private readonly workspaces: WorkspaceStore,
+    private readonly accounts: AccountStore,
+    private readonly credentials: AccountCredentials,
     private readonly connectors: ConnectorRegistry,
     private readonly xPool: XPool,
     private readonly recentReplies: RecentReplies,
@@ -33,18 +35,20 @@ export class ReplyToCommentHandler {
     checkReplyMessage(body.message);
     const comment = await this.storedComment(workspaceId, body.platform, body.commentId);
     const accountId = body.accountId ?? comment.data.accountId;
-    const account = (await this.workspaces.listAccounts(workspaceId)).find((a) => a.id === accountId);
-    if (!account) throw new DomainError('unknown_account', `no account ${accountId} in this workspace`, { details: { accountId } });
-    checkReply(comment, { accountId, platform: account.platform, connected: account.status === 'connected' });
-    const accessToken = await this.workspaces.accountToken(accountId);
-    if (!accessToken) throw new DomainError('account_disconnected', `account ${accountId} has no stored credentials; connect it again`);
+    const account = await this.accounts.get(accountId);
+    if (!account || account.workspaceId !== workspaceId) throw new DomainError('unknown_account', `no account ${accountId} in this workspace`, { details: { accountId } });
+    checkReply(comment, { accountId, platform: account.platform, connected: account.status !== 'disconnected' });
 
     const connector = this.connectors.get(account.platform);
     const target = { kind: 'comment' as const, platformCommentId: comment.data.platformCommentId, platformPostId: comment.data.platformPostId };
-    const connectorAccount = { accountId, platform: account.platform, handle: account.handle, credentials: { accessToken } };
-    const outcome = await spendXPool(this.xPool, workspaceId, account.platform, () =>
-      connector.comment(connectorAccount, target, body.message, `reply:${comment.data.commentId}:${randomUUID()}`),
+    const idempotencyKey = `reply:${comment.data.commentId}:${randomUUID()}`;
+    const outcome = await this.credentials.run(accountId, (acting) =>
+      spendXPool(this.xPool, workspaceId, account.platform, () => connector.comment(acting, target, body.message, idempotencyKey)),
     );
+    if (isUnavailable(outcome)) {
+      const code = outcome.unavailable.code === 'reauth_required' ? 'account_needs_reauth' : 'account_disconnected';
+      throw new DomainError(code, outcome.unavailable.message, { details: { accountId } });
+    }
     const replyPlatformId = publishedIdOf(outcome);
     this.recentReplies.add(account.platform, replyPlatformId);
 

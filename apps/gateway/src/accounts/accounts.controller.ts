@@ -1,26 +1,88 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { KeyPrincipal, WorkspaceStore } from '@app/workspaces';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import {
+  AccountView,
+  CompleteConnectCommand,
+  CompleteConnectReply,
+  ConnectedAccountsReply,
+  ConnectWithCredentialsCommand,
+  DisconnectAccountCommand,
+  DomainError,
+  StartConnectCommand,
+  StartConnectReply,
+} from '@app/contracts';
+import { AccountStore, toAccountView } from '@app/accounts';
+import { Public } from '@app/health';
+import { CommandClient } from '@app/messaging';
+import { KeyPrincipal } from '@app/workspaces';
 import { Principal } from '../auth/principal';
 import { RequireScopes } from '../auth/scopes.decorator';
 import { ApiErrors, AUTHENTICATED_ERRORS } from '../openapi/error-responses';
-import { AccountListSchema } from '../openapi/schemas/account.schemas';
+import { OPERATION_ERRORS } from '../openapi/operation-errors';
+import { AccountListSchema, AccountSchema, ConnectedAccountsSchema, StartConnectSchema } from '../openapi/schemas/account.schemas';
+import { bodyValidation, queryValidation } from '../validation/validation-pipes';
+import { ConnectCallbackQuery, ConnectWithCredentialsDto, StartConnectDto } from './connect-account.dto';
 
-/** The accounts listing the spec refers to as the source of account ids. */
+/** The workspace's social accounts: the listing the spec refers to, connecting (sign-in or credentials) and disconnecting. */
 @ApiTags('accounts')
-@ApiErrors(...AUTHENTICATED_ERRORS)
 @Controller('api/v1/accounts')
 export class AccountsController {
-  constructor(private readonly workspaces: WorkspaceStore) {}
+  constructor(
+    private readonly accounts: AccountStore,
+    private readonly commands: CommandClient,
+  ) {}
 
   @Get()
   @RequireScopes('read')
-  @ApiOperation({ summary: "The workspace's connected accounts: the source of account ids" })
+  @ApiErrors(...AUTHENTICATED_ERRORS)
+  @ApiOperation({ summary: "The workspace's accounts with their health: the source of account ids" })
   @ApiOkResponse({ type: AccountListSchema })
-  async list(@Principal() principal: KeyPrincipal) {
-    const accounts = await this.workspaces.listAccounts(principal.workspaceId);
-    return {
-      accounts: accounts.map((a) => ({ id: a.id, platform: a.platform, account: a.handle, displayName: a.displayName, status: a.status, createdAt: a.createdAt })),
-    };
+  async list(@Principal() principal: KeyPrincipal): Promise<{ accounts: AccountView[] }> {
+    return { accounts: (await this.accounts.list(principal.workspaceId)).map(toAccountView) };
+  }
+
+  @Post('connect')
+  @HttpCode(200)
+  @RequireScopes('accounts')
+  @ApiErrors(...AUTHENTICATED_ERRORS, ...OPERATION_ERRORS.startConnect)
+  @ApiOperation({ summary: "Start connecting an account through the platform's sign-in: send the user to authorizationUrl" })
+  @ApiOkResponse({ type: StartConnectSchema })
+  start(@Principal() principal: KeyPrincipal, @Body(bodyValidation) dto: StartConnectDto): Promise<StartConnectReply> {
+    const command: StartConnectCommand = { workspaceId: principal.workspaceId, platform: dto.platform, redirectUri: dto.redirectUri, instanceUrl: dto.instanceUrl ?? null };
+    return this.commands.request<StartConnectReply>('accounts.connect-start', command);
+  }
+
+  /** Where the platform sends the user back: no API key (the signed, single-use state names the workspace). */
+  @Public()
+  @Get('connect/callback')
+  @ApiErrors(...OPERATION_ERRORS.connectCallback)
+  @ApiOperation({ summary: "The platform's redirect after sign-in; redirects (302) to the client's redirectUri with account_ids or error" })
+  async callback(@Query(queryValidation) query: ConnectCallbackQuery, @Res() reply: FastifyReply): Promise<void> {
+    if (!query.state) throw new DomainError('connect_state_invalid', 'the callback has no state');
+    const command: CompleteConnectCommand = { state: query.state, code: query.code ?? null, error: query.error ?? null, errorDescription: query.error_description ?? null };
+    const { redirectTo } = await this.commands.request<CompleteConnectReply>('accounts.connect-complete', command);
+    await reply.code(302).header('location', redirectTo).header('cache-control', 'no-store').send();
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequireScopes('accounts')
+  @ApiErrors(...AUTHENTICATED_ERRORS, ...OPERATION_ERRORS.connectWithCredentials)
+  @ApiOperation({ summary: 'Connect accounts with credentials obtained elsewhere (checked with the platform first), or a Bluesky app password' })
+  @ApiCreatedResponse({ type: ConnectedAccountsSchema })
+  connect(@Principal() principal: KeyPrincipal, @Body(bodyValidation) dto: ConnectWithCredentialsDto): Promise<ConnectedAccountsReply> {
+    const command: ConnectWithCredentialsCommand = { ...dto, workspaceId: principal.workspaceId };
+    return this.commands.request<ConnectedAccountsReply>('accounts.connect-credentials', command);
+  }
+
+  @Delete(':id')
+  @RequireScopes('accounts')
+  @ApiErrors(...AUTHENTICATED_ERRORS, ...OPERATION_ERRORS.disconnectAccount)
+  @ApiOperation({ summary: 'Disconnect an account (its token is revoked where the platform offers it)' })
+  @ApiOkResponse({ type: AccountSchema })
+  disconnect(@Principal() principal: KeyPrincipal, @Param('id') accountId: string): Promise<AccountView> {
+    const command: DisconnectAccountCommand = { workspaceId: principal.workspaceId, accountId };
+    return this.commands.request<AccountView>('accounts.disconnect', command);
   }
 }

@@ -34,7 +34,7 @@ const POST_RULE_ERRORS: ErrorCode[] = [
 const VERSIONED_POST_ERRORS: ErrorCode[] = ['not_found', 'invalid_if_match', 'precondition_failed', 'post_not_editable'];
 
 export const OPERATION_ERRORS = {
-  createPost: [...BODY_ERRORS, 'invalid_idempotency_key', 'idempotency_key_reused', ...POST_RULE_ERRORS, 'scheduled_and_publish_now'],
+  createPost: [...BODY_ERRORS, 'invalid_idempotency_key', 'idempotency_key_reused', ...POST_RULE_ERRORS, 'scheduled_and_publish_now', 'account_needs_reauth'],
   listPosts: ['invalid_query'],
   getPost: ['not_found'],
   publishPost: ['not_found', 'post_not_publishable'],
@@ -51,10 +51,15 @@ export const OPERATION_ERRORS = {
     'unknown_account',
     'account_disconnected',
     'account_platform_mismatch',
+    'account_needs_reauth',
     'x_quota_exhausted',
     'platform_rejected',
     'platform_outcome_unknown',
   ],
+  startConnect: [...BODY_ERRORS, 'invalid_redirect_uri', 'sign_in_not_supported', 'invalid_instance_url', 'platform_not_configured', 'platform_unavailable'],
+  connectCallback: ['invalid_query', 'connect_state_invalid'],
+  connectWithCredentials: [...BODY_ERRORS, 'invalid_instance_url', 'invalid_credentials', 'platform_unavailable'],
+  disconnectAccount: ['not_found'],
   verifyMetaWebhook: ['webhook_verification_failed'],
   receiveMetaWebhook: ['webhook_signature_invalid', 'internal_error', 'service_unavailable'],
 } satisfies Record<string, ErrorCode[]>;

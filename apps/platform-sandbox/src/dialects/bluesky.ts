@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import { graphemeLength, utf8ByteLength } from '@app/platforms/content/text-length';
+import type { SandboxIdentity } from '../auth/authority';
 import { field, NewComment, PlatformDialect, PlatformRefusal, required, resetEpochSeconds, rootPostId } from '../dialect';
 import type { SandboxItem, SandboxStore } from '../store';
 
 const COLLECTION = 'app.bsky.feed.post';
 const BASE32_SORTABLE = '234567abcdefghijklmnopqrstuvwxyz';
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** A 13-character record key in atproto's TID alphabet, increasing with the sequence. */
 function tid(store: SandboxStore): string {
@@ -51,10 +52,39 @@ function byUri(store: SandboxStore, uri: string): SandboxItem {
   return item;
 }
 
+/**
+ * How the reference PDS refuses a token (bluesky-social/atproto packages/pds auth-verifier;
+ * refreshSession answers a spent refreshJwt with ExpiredToken "Token has been revoked").
+ */
+export function tokenRefused(reason: 'missing' | 'unknown' | 'expired' | 'revoked'): PlatformRefusal {
+  if (reason === 'missing') return new PlatformRefusal(401, 'AuthMissing', 'Authentication Required');
+  if (reason === 'unknown') return new PlatformRefusal(400, 'InvalidToken', 'Token could not be verified');
+  return new PlatformRefusal(400, 'ExpiredToken', reason === 'expired' ? 'Token has expired' : 'Token has been revoked');
+}
+
+/** XRPC error body (https://atproto.com/specs/xrpc): {"error": name, "message": text}. */
+function xrpcError(status: number, code: string | undefined, message: string) {
+  return { status, body: { error: code ?? (status === 401 ? 'AuthMissing' : status >= 500 ? 'InternalServerError' : 'InvalidRequest'), message } };
+}
+
+/**
+ * A PDS writes only to the session's own repo (createRecord: its DID or handle): another
+ * account's repo is 401 AuthenticationRequired, an unknown one 400 "Could not find repo".
+ */
+function ownRepo(store: SandboxStore, identity: SandboxIdentity | null, repo: string): string {
+  if (identity && (repo === identity.platformAccountId || repo === identity.handle)) return identity.platformAccountId;
+  if (!store.auth.byPlatformId('bluesky', repo)) throw new PlatformRefusal(400, 'InvalidRequest', `Could not find repo: ${repo}`);
+  throw new PlatformRefusal(401, 'AuthenticationRequired', 'Authentication Required');
+}
+
 /** Bluesky PDS/AppView XRPC: createRecord, getRecord, listRecords, getPostThread. */
 export const blueskyDialect: PlatformDialect = {
   platform: 'bluesky',
-  error: (status, code, message) => ({ status, body: { error: code ?? (status === 401 ? 'AuthMissing' : status >= 500 ? 'InternalServerError' : 'InvalidRequest'), message } }),
+  error: xrpcError,
+  unauthorized: (reason) => {
+    const refusal = tokenRefused(reason);
+    return xrpcError(refusal.status, refusal.code, refusal.message);
+  },
   rateLimited: (resetAfterSeconds) => ({
     status: 429,
     headers: { 'ratelimit-limit': '5000', 'ratelimit-remaining': '0', 'ratelimit-reset': String(resetEpochSeconds(resetAfterSeconds)), 'ratelimit-policy': '5000;w=3600' },
@@ -66,13 +96,16 @@ export const blueskyDialect: PlatformDialect = {
       method: 'POST',
       url: '/xrpc/com.atproto.repo.createRecord',
       operation: ({ body }) => (field(field(body, 'record'), 'reply') ? 'comment' : 'publish'),
-      handle: ({ store, account, body }) => {
-        const repo = required(field(body, 'repo'), 'repo');
+      handle: ({ store, account, identity, body }) => {
+        const repo = ownRepo(store, identity, required(field(body, 'repo'), 'repo'));
         if (field(body, 'collection') !== COLLECTION) throw new PlatformRefusal(400, 'InvalidRequest', 'the sandbox only stores app.bsky.feed.post records');
         const record = field(body, 'record');
         const text = field(record, 'text');
         if (typeof text !== 'string') throw new PlatformRefusal(400, 'InvalidRecord', 'Record/text must be a string');
-        if ([...graphemes.segment(text)].length > 300) throw new PlatformRefusal(400, 'InvalidRecord', 'Record/text must not be longer than 300 graphemes');
+        // The app.bsky.feed.post lexicon (bluesky-social/atproto lexicons/app/bsky/feed/post.json): text maxGraphemes 300
+        // and maxLength 3000, a maxLength counting UTF-8 bytes (https://atproto.com/specs/lexicon#string).
+        if (graphemeLength(text) > 300) throw new PlatformRefusal(400, 'InvalidRequest', 'Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes');
+        if (utf8ByteLength(text) > 3000) throw new PlatformRefusal(400, 'InvalidRequest', 'Invalid app.bsky.feed.post record: Record/text must not be longer than 3000 characters');
         const reply = field(record, 'reply');
         let item: SandboxItem;
         if (reply) {

@@ -1,6 +1,6 @@
-import { existing, field, NewComment, PlatformDialect, required, rootPostId } from '../dialect';
+import { existing, field, NewComment, PlatformDialect, required, rootPostId, RouteContext } from '../dialect';
 import type { SandboxItem, SandboxStore } from '../store';
-import { graphError, graphRateLimited } from './meta-graph';
+import { businessUseCaseLimited, graphError, graphUnauthorized, requireActingFor } from './meta-graph';
 
 function createComment(store: SandboxStore, { account, parent, text, author }: NewComment): SandboxItem {
   const postId = rootPostId(parent);
@@ -21,18 +21,31 @@ function commentJson(item: SandboxItem) {
   };
 }
 
+/**
+ * A page's feed takes only that page's token: Page Feed, "Publish" requirements
+ * (https://developers.facebook.com/docs/graph-api/reference/page/feed): a Page access token
+ * with pages_manage_posts; anything else is Graph's permission error #200.
+ */
+function requirePageToken(ctx: RouteContext): void {
+  requireActingFor(ctx.identity, (identity) => identity.platform === 'facebook' && identity.kind === 'page' && identity.platformAccountId === ctx.params.node, '200',
+    '(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with sufficient administrative permission');
+}
+
 /** Facebook Pages on the Graph API: /{page-id}/feed, /{object-id}/comments. */
 export const facebookDialect: PlatformDialect = {
   platform: 'facebook',
   error: graphError,
-  rateLimited: graphRateLimited,
+  unauthorized: graphUnauthorized,
+  rateLimited: businessUseCaseLimited('80001', 'pages', 'There have been too many calls to this Page account. Wait a bit and try again.'),
   createComment,
   routes: [
     {
       method: 'POST',
       url: '/:version/:node/feed',
       operation: 'publish',
-      handle: ({ store, account, params, body }) => {
+      handle: (ctx) => {
+        requirePageToken(ctx);
+        const { store, account, params, body } = ctx;
         const message = field(body, 'message');
         const link = field(body, 'link');
         if (typeof message !== 'string' && typeof link !== 'string') required(undefined, 'message or link', '100');
@@ -48,16 +61,17 @@ export const facebookDialect: PlatformDialect = {
       method: 'GET',
       url: '/:version/:node/feed',
       operation: 'lookup',
-      handle: ({ store, account, params }) => ({
-        body: {
-          data: store.postsOf('facebook', account, params.node).map((item) => ({
-            id: item.id,
-            message: item.text,
-            created_time: item.createdAt,
-            permalink_url: `https://www.facebook.com/${item.id.replace('_', '/posts/')}`,
-          })),
-        },
-      }),
+      handle: (ctx) => {
+        requirePageToken(ctx);
+        const { store, account, params } = ctx;
+        const data = store.postsOf('facebook', account, params.node).map((item) => ({
+          id: item.id,
+          message: item.text,
+          created_time: item.createdAt,
+          permalink_url: `https://www.facebook.com/${item.id.replace('_', '/posts/')}`,
+        }));
+        return { body: { data } };
+      },
     },
     {
       method: 'POST',

@@ -1,6 +1,8 @@
-import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId } from '../dialect';
+import { codePointLength, hashtagCount, mentionCount } from '@app/platforms/content/text-length';
+import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteContext } from '../dialect';
+import type { SandboxIdentity } from '../auth/authority';
 import type { SandboxItem, SandboxStore } from '../store';
-import { containerMedia, graphError, graphId, graphRateLimited, stringParam, takeContainer } from './meta-graph';
+import { businessUseCaseLimited, containerMedia, graphError, graphId, graphUnauthorized, requireActingFor, stringParam, takeContainer } from './meta-graph';
 
 /** Instagram keeps replies one level deep: a reply to a reply joins the top-level comment. */
 function createComment(store: SandboxStore, { account, parent, text, author }: NewComment): SandboxItem {
@@ -19,23 +21,55 @@ function permalink(item: SandboxItem): string {
   return `https://www.instagram.com/p/${BigInt(item.id).toString(36)}/`;
 }
 
+/**
+ * IG User Media, `caption`: "Maximum 2200 characters, 30 hashtags, and 20 @ tags"
+ * (https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media),
+ * refused with the codes of Instagram's "Error Codes" page: 36004 for the caption (its
+ * advice names all three limits), 100 for too many @ tags.
+ */
+function checkCaption(caption: string): void {
+  const length = codePointLength(caption);
+  if (length > 2_200) {
+    throw new PlatformRefusal(400, '36004', `The submitted image's caption was ${length} characters long. The maximum number of characters permitted for a caption is 2200. Please submit media with a shorter caption.`);
+  }
+  if (hashtagCount(caption) > 30) throw new PlatformRefusal(400, '36004', 'The submitted caption has more than 30 hashtags. Please submit media with fewer hashtags.');
+  if (mentionCount(caption) > 20) throw new PlatformRefusal(400, '100', 'Cannot use more than 20 tags per created media.');
+}
+
+/**
+ * An IG user's media edges take the token of the Facebook user who manages it ("All requests
+ * must include the app user's User access token": Instagram "Content Publishing",
+ * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/content-publishing),
+ * or one the sandbox signed in as the account itself; anything else is Graph's permission error #10.
+ */
+function requireInstagramActor(ctx: RouteContext): void {
+  const isTarget = (identity: SandboxIdentity) => identity.platform === 'instagram' && identity.platformAccountId === ctx.params.node;
+  requireActingFor(ctx.identity, (identity) => isTarget(identity) || ctx.store.auth.managedBy(identity.key).some(isTarget), '10',
+    `(#10) The user does not have permission to act for Instagram account ${ctx.params.node}`);
+}
+
 /** Instagram Graph API: containers on /{ig-user-id}/media, /media_publish, comments and replies. */
 export const instagramDialect: PlatformDialect = {
   platform: 'instagram',
   error: graphError,
-  rateLimited: graphRateLimited,
+  unauthorized: graphUnauthorized,
+  rateLimited: businessUseCaseLimited('80002', 'instagram', 'There have been too many calls to this Instagram account. Wait a bit and try again.'),
   createComment,
   routes: [
     {
       method: 'POST',
       url: '/:version/:node/media',
       operation: 'container',
-      handle: ({ store, account, params, body }) => {
+      handle: (ctx) => {
+        requireInstagramActor(ctx);
+        const { store, account, params, body } = ctx;
         const input = (body ?? {}) as Record<string, unknown>;
         const carousel = stringParam(input, 'media_type') === 'CAROUSEL' && stringParam(input, 'children');
         if (!carousel && !stringParam(input, 'image_url') && !stringParam(input, 'video_url')) {
           throw new PlatformRefusal(400, '100', 'The parameter image_url or video_url is required');
         }
+        const caption = stringParam(input, 'caption');
+        if (caption !== undefined) checkCaption(caption);
         const id = graphId(store);
         store.pending.set(id, { platform: 'instagram', account, owner: params.node, params: input, consumedBy: null });
         return { body: { id } };
@@ -45,7 +79,9 @@ export const instagramDialect: PlatformDialect = {
       method: 'POST',
       url: '/:version/:node/media_publish',
       operation: 'publish',
-      handle: ({ store, account, params, body }) => {
+      handle: (ctx) => {
+        requireInstagramActor(ctx);
+        const { store, account, params, body } = ctx;
         const container = takeContainer(store, account, required(field(body, 'creation_id'), 'creation_id', '100'));
         const item = store.add({
           platform: 'instagram', account, owner: params.node, id: graphId(store), kind: 'post',
@@ -70,9 +106,11 @@ export const instagramDialect: PlatformDialect = {
       method: 'GET',
       url: '/:version/:node/media',
       operation: 'lookup',
-      handle: ({ store, account, params }) => ({
-        body: { data: store.postsOf('instagram', account, params.node).map((item) => ({ id: item.id, caption: item.text, permalink: permalink(item) })) },
-      }),
+      handle: (ctx) => {
+        requireInstagramActor(ctx);
+        const { store, account, params } = ctx;
+        return { body: { data: store.postsOf('instagram', account, params.node).map((item) => ({ id: item.id, caption: item.text, permalink: permalink(item) })) } };
+      },
     },
     {
       method: 'POST',

@@ -28,10 +28,15 @@ function statusJson(item: SandboxItem) {
   };
 }
 
+/** Doorkeeper's descriptions of a refused bearer token, as Mastodon answers them (401 {"error": ...}). */
+const TOKEN_REFUSALS = { missing: 'The access token is invalid', unknown: 'The access token is invalid', revoked: 'The access token was revoked', expired: 'The access token expired' };
+
 /** Mastodon REST API, honouring Idempotency-Key on status creation like the real server (per account). */
 export const mastodonDialect: PlatformDialect = {
   platform: 'mastodon',
   error: (_status, _code, message) => ({ status: _status, body: { error: message } }),
+  // https://docs.joinmastodon.org/methods/accounts/#verify_credentials: 401 {"error": "The access token is invalid"}
+  unauthorized: (reason) => ({ status: 401, body: { error: TOKEN_REFUSALS[reason] } }),
   rateLimited: (resetAfterSeconds) => ({
     status: 429,
     headers: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': new Date(Date.now() + resetAfterSeconds * 1000).toISOString() },
@@ -71,13 +76,21 @@ export const mastodonDialect: PlatformDialect = {
       method: 'GET',
       url: '/api/v1/accounts/verify_credentials',
       operation: 'lookup',
-      handle: ({ account }) => ({ body: { id: `acct-${account}`, username: account, acct: account } }),
+      // A CredentialAccount (https://docs.joinmastodon.org/entities/Account/#CredentialAccount): acct is the username for a local account.
+      handle: ({ identity }) => {
+        const { platformAccountId, handle, displayName } = identity!;
+        return { body: { id: platformAccountId, username: handle, acct: handle, display_name: displayName, url: `${INSTANCE}/@${handle}` } };
+      },
     },
     {
       method: 'GET',
       url: '/api/v1/accounts/:id/statuses',
       operation: 'lookup',
-      handle: ({ store, account }) => ({ body: store.postsOf('mastodon', account).map(statusJson) }),
+      handle: ({ store, params }) => {
+        const owner = store.auth.byPlatformId('mastodon', params.id);
+        if (!owner) throw new PlatformRefusal(404, undefined, 'Record not found');
+        return { body: store.postsOf('mastodon', owner.key).map(statusJson) };
+      },
     },
   ],
 };

@@ -16,6 +16,8 @@ export const pinterestDialect: PlatformDialect = {
   platform: 'pinterest',
   error: (status, code, message) => ({ status, body: { code: code !== undefined && /^\d+$/.test(code) ? Number(code) : (DEFAULT_CODES[status] ?? 1), message } }),
   rateLimited: (resetAfterSeconds) => ({ status: 429, headers: { 'retry-after': String(resetAfterSeconds) }, body: { code: 8, message: 'Rate limit exceeded' } }),
+  // Expired, revoked or unknown alike: 401 {"code": 2, "message": "Authentication failed."}.
+  unauthorized: () => ({ status: 401, body: { code: 2, message: 'Authentication failed.' } }),
   routes: [
     {
       method: 'POST',

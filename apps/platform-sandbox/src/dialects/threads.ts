@@ -1,6 +1,7 @@
-import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId } from '../dialect';
+import { threadsLength } from '@app/platforms/content/text-length';
+import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteContext } from '../dialect';
 import type { SandboxItem, SandboxStore } from '../store';
-import { containerMedia, graphError, graphId, graphRateLimited, stringParam, takeContainer } from './meta-graph';
+import { containerMedia, graphError, graphId, graphRateLimited, graphUnauthorized, requireActingFor, stringParam, takeContainer } from './meta-graph';
 
 function ownerOf(node: string, account: string): string {
   return node === 'me' ? account : node;
@@ -17,10 +18,20 @@ function permalink(item: SandboxItem): string {
   return `https://www.threads.net/@${item.author}/post/${BigInt(item.id).toString(36)}`;
 }
 
+/**
+ * A Threads user's edges take only that user's token ("me" names it): Threads "Posts"
+ * (https://developers.facebook.com/docs/threads/posts); another user's id is Graph's permission error #10.
+ */
+function requireThreadsUser(ctx: RouteContext): void {
+  requireActingFor(ctx.identity, (identity) => identity.platform === 'threads' && (ctx.params.node === 'me' || ctx.params.node === identity.platformAccountId), '10',
+    `(#10) The user does not have permission to act for Threads user ${ctx.params.node}`);
+}
+
 /** Threads API: containers on /{threads-user-id}/threads, /threads_publish, replies via reply_to_id. */
 export const threadsDialect: PlatformDialect = {
   platform: 'threads',
   error: graphError,
+  unauthorized: graphUnauthorized,
   rateLimited: graphRateLimited,
   createComment,
   routes: [
@@ -28,10 +39,16 @@ export const threadsDialect: PlatformDialect = {
       method: 'POST',
       url: '/:version/:node/threads',
       operation: 'container',
-      handle: ({ store, account, params, body }) => {
+      handle: (ctx) => {
+        requireThreadsUser(ctx);
+        const { store, account, params, body } = ctx;
         const input = (body ?? {}) as Record<string, unknown>;
         const mediaType = required(input.media_type, 'media_type', '100');
         if (mediaType === 'TEXT') required(input.text, 'text', '100');
+        // "Text posts are limited to 500 characters. Emojis are counted as the number of UTF-8 bytes."
+        // ("Threads Posts", Limitations: https://developers.facebook.com/documentation/threads/posts)
+        const text = stringParam(input, 'text');
+        if (text !== undefined && threadsLength(text) > 500) throw new PlatformRefusal(400, '100', 'Invalid parameter: text is longer than 500 characters (emoji counted as UTF-8 bytes)');
         if (mediaType === 'IMAGE') required(input.image_url, 'image_url', '100');
         if (mediaType === 'VIDEO') required(input.video_url, 'video_url', '100');
         const replyTo = stringParam(input, 'reply_to_id');
@@ -45,7 +62,9 @@ export const threadsDialect: PlatformDialect = {
       method: 'POST',
       url: '/:version/:node/threads_publish',
       operation: ({ store, body }) => (stringParam(store.pending.get(String(field(body, 'creation_id')))?.params ?? {}, 'reply_to_id') ? 'comment' : 'publish'),
-      handle: ({ store, account, params, body }) => {
+      handle: (ctx) => {
+        requireThreadsUser(ctx);
+        const { store, account, params, body } = ctx;
         const container = takeContainer(store, account, required(field(body, 'creation_id'), 'creation_id', '100'));
         const text = stringParam(container.params, 'text') ?? '';
         const replyTo = stringParam(container.params, 'reply_to_id');
@@ -74,9 +93,11 @@ export const threadsDialect: PlatformDialect = {
       method: 'GET',
       url: '/:version/:node/threads',
       operation: 'lookup',
-      handle: ({ store, account, params }) => ({
-        body: { data: store.postsOf('threads', account, ownerOf(params.node, account)).map((item) => ({ id: item.id, text: item.text, permalink: permalink(item) })) },
-      }),
+      handle: (ctx) => {
+        requireThreadsUser(ctx);
+        const { store, account, params } = ctx;
+        return { body: { data: store.postsOf('threads', account, ownerOf(params.node, account)).map((item) => ({ id: item.id, text: item.text, permalink: permalink(item) })) } };
+      },
     },
     {
       method: 'GET',

@@ -27,6 +27,8 @@ export const tiktokDialect: PlatformDialect = {
     headers: { 'retry-after': String(resetAfterSeconds) },
     body: { data: {}, error: { code: 'rate_limit_exceeded', message: 'The API rate limit was exceeded', log_id: `sandbox${Date.now()}` } },
   }),
+  // Expired, revoked or unknown alike: 401 access_token_invalid (https://developers.tiktok.com/doc/tiktok-api-v2-error-handling).
+  unauthorized: () => tiktokDialect.error(401, 'access_token_invalid', 'The access token is invalid or not found in the request.'),
   routes: [
     {
       method: 'POST',

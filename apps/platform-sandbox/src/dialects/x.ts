@@ -1,3 +1,4 @@
+import { xWeightedLength } from '@app/platforms/content/text-length';
 import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, resetEpochSeconds, rootPostId } from '../dialect';
 import type { SandboxItem, SandboxStore } from '../store';
 
@@ -28,6 +29,8 @@ export const xDialect: PlatformDialect = {
     headers: { 'x-rate-limit-limit': '100', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(resetEpochSeconds(resetAfterSeconds)) },
     body: { title: 'Too Many Requests', type: 'about:blank', status: 429, detail: 'Too Many Requests' },
   }),
+  // X answers every refused token (unknown, expired, revoked) with the same problem.
+  unauthorized: () => ({ status: 401, body: { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' } }),
   createComment,
   routes: [
     {
@@ -36,6 +39,8 @@ export const xDialect: PlatformDialect = {
       operation: ({ body }) => (field(body, 'reply') ? 'comment' : 'publish'),
       handle: ({ store, account, body }) => {
         const text = required(field(body, 'text'), 'text', 'invalid-request');
+        // 280 weighted characters, counted as "Counting characters" documents (https://docs.x.com/fundamentals/counting-characters).
+        if (xWeightedLength(text) > 280) throw new PlatformRefusal(400, 'invalid-request', 'Your Tweet text is too long. For more information on how Twitter determines text length see https://github.com/twitter/twitter-text.');
         const replyTo = field(field(body, 'reply'), 'in_reply_to_tweet_id');
         const item =
           typeof replyTo === 'string'
@@ -72,9 +77,29 @@ export const xDialect: PlatformDialect = {
       method: 'GET',
       url: '/2/users/:id/tweets',
       operation: 'lookup',
-      handle: ({ store, account }) => ({
-        body: { data: store.postsOf('x', account).map((item) => ({ id: item.id, text: item.text, created_at: item.createdAt })) },
-      }),
+      // User Posts timeline ("Timelines", https://docs.x.com/x-api/posts/timelines/introduction): `id` is a numeric
+      // user id; a handle there is an invalid parameter, an unknown id a not-found error.
+      handle: ({ store, identity, params }) => {
+        const { id } = params;
+        if (!/^\d{1,19}$/.test(id)) {
+          return {
+            status: 400,
+            body: {
+              errors: [{ parameters: { id: [id] }, message: `The \`id\` query parameter value [${id}] is not valid` }],
+              title: 'Invalid Request',
+              detail: 'One or more parameters to your request was invalid.',
+              type: 'https://api.twitter.com/2/problems/invalid-request',
+            },
+          };
+        }
+        const user = identity?.platformAccountId === id ? identity : store.auth.byPlatformId('x', id);
+        if (!user) {
+          const notFound = { value: id, detail: `Could not find user with id: [${id}].`, title: 'Not Found Error', resource_type: 'user', parameter: 'id', resource_id: id, type: 'https://api.twitter.com/2/problems/resource-not-found' };
+          return { body: { errors: [notFound] } };
+        }
+        const posts = store.postsOf('x', user.key).map((item) => ({ id: item.id, text: item.text, created_at: item.createdAt }));
+        return { body: posts.length > 0 ? { data: posts, meta: { result_count: posts.length } } : { meta: { result_count: 0 } } };
+      },
     },
   ],
 };

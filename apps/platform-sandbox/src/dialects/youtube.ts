@@ -28,6 +28,35 @@ function commentJson(item: SandboxItem) {
   };
 }
 
+const GOOGLE_AUTH_HELP = 'Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.';
+
+/**
+ * Google's 401: errors[].reason `required` without a token, `authError` ("Invalid
+ * Credentials") for a refused one; the google.rpc.ErrorInfo in `details` names the cause
+ * where Google does (CREDENTIALS_MISSING, ACCESS_TOKEN_EXPIRED: google/api/error_reason.proto).
+ */
+function unauthorized(reason: 'missing' | 'unknown' | 'expired' | 'revoked') {
+  const missing = reason === 'missing';
+  const cause = missing ? 'CREDENTIALS_MISSING' : reason === 'expired' ? 'ACCESS_TOKEN_EXPIRED' : undefined;
+  return {
+    status: 401,
+    headers: { 'www-authenticate': missing ? 'Bearer realm="https://accounts.google.com/"' : 'Bearer realm="https://accounts.google.com/", error="invalid_token"' },
+    body: {
+      error: {
+        code: 401,
+        message: missing ? `Request is missing required authentication credential. ${GOOGLE_AUTH_HELP}` : `Request had invalid authentication credentials. ${GOOGLE_AUTH_HELP}`,
+        errors: [
+          missing
+            ? { message: 'Login Required.', domain: 'global', reason: 'required', location: 'Authorization', locationType: 'header' }
+            : { message: 'Invalid Credentials', domain: 'global', reason: 'authError', location: 'Authorization', locationType: 'header' },
+        ],
+        status: 'UNAUTHENTICATED',
+        ...(cause ? { details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: cause, domain: 'googleapis.com', metadata: { service: 'youtube.googleapis.com' } }] } : {}),
+      },
+    },
+  };
+}
+
 /** YouTube Data API v3: resumable video upload, commentThreads and comments. */
 export const youtubeDialect: PlatformDialect = {
   platform: 'youtube',
@@ -40,6 +69,7 @@ export const youtubeDialect: PlatformDialect = {
     headers: { 'retry-after': String(resetAfterSeconds) },
     body: { error: { code: 429, message: 'Rate limit exceeded', errors: [{ message: 'Rate limit exceeded', domain: 'usageLimits', reason: 'rateLimitExceeded' }] } },
   }),
+  unauthorized,
   createComment,
   routes: [
     {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { v5 as uuidv5, v7 as uuidv7 } from 'uuid';
 import { CreatePostCommand, PostCommandReply } from '@app/contracts';
-import { WorkspaceStore } from '@app/workspaces';
+import { AccountStore } from '@app/accounts';
 import { PostCommandRunner } from '../domain/post-command-runner';
 import { resolveAccountRefs } from './resolve-account-refs';
 
@@ -29,14 +29,14 @@ function requestHash(body: unknown): string {
 export class CreatePostHandler {
   constructor(
     private readonly runner: PostCommandRunner,
-    private readonly workspaces: WorkspaceStore,
+    private readonly accounts: AccountStore,
   ) {}
 
   async handle(command: CreatePostCommand, requestId: string | undefined): Promise<PostCommandReply> {
     const key = command.idempotencyKey;
     const postId = key ? uuidv5(`${command.workspaceId}\n${key}`, IDEMPOTENT_POST_NAMESPACE) : uuidv7();
     const idempotency = key ? { key, requestHash: requestHash(command.body) } : null;
-    const workspaceAccounts = await this.workspaces.listAccounts(command.workspaceId);
+    const workspaceAccounts = await this.accounts.list(command.workspaceId);
     const result = await this.runner.run(
       postId,
       { workspaceId: command.workspaceId },
@@ -48,7 +48,7 @@ export class CreatePostHandler {
         mediaUrls: command.body.mediaUrls ?? [],
         firstComments: command.body.firstComments ?? [],
         // A replay answers from the stored post, even if an account has since been disconnected.
-        accounts: state.exists ? [] : resolveAccountRefs(command.body, workspaceAccounts),
+        accounts: state.exists ? [] : resolveAccountRefs(command.body, workspaceAccounts, { publishNow: command.body.publishNow === true }),
         scheduledAt: command.body.scheduledAt,
         publishNow: command.body.publishNow === true,
         idempotency,

@@ -1,9 +1,13 @@
 import { DomainError } from '@app/contracts';
-import { Account } from '@app/workspaces';
+import { Account } from '@app/accounts';
 import { resolveAccountRefs } from './resolve-account-refs';
 
 function account(id: string, platform: Account['platform'], handle: string, status: Account['status'] = 'connected'): Account {
-  return { id, workspaceId: 'w-1', platform, handle, displayName: handle, status, createdAt: '2030-01-01T00:00:00.000Z' };
+  const since = '2030-01-01T00:00:00.000Z';
+  return {
+    id, workspaceId: 'w-1', platform, handle, displayName: handle, status, statusReason: status === 'needs_reauth' ? 'invalid_grant' : null, statusSince: since,
+    platformAccountId: `pid-${id}`, instanceUrl: null, tokenExpiresAt: null, scopes: [], createdAt: since,
+  };
 }
 
 const accounts = [
@@ -12,6 +16,7 @@ const accounts = [
   account('id-ig-shop', 'instagram', '@shop'),
   account('id-x-news', 'x', '@news'),
   account('id-li-old', 'linkedin', '@old', 'disconnected'),
+  account('id-th-stale', 'threads', '@stale', 'needs_reauth'),
 ];
 
 function refusal(body: Parameters<typeof resolveAccountRefs>[0]): DomainError {
@@ -89,5 +94,19 @@ describe('resolveAccountRefs', () => {
 
   it('never reaches another workspace: an id that is not in the list is unknown', () => {
     expect(() => resolveAccountRefs({ accounts: ['id-of-another-workspace'] }, accounts)).toThrow(DomainError);
+  });
+
+  it('lets a draft or a scheduled post name an account that needs re-authorisation, and refuses it for publishNow', () => {
+    expect(resolveAccountRefs({ accounts: ['threads:@stale'] }, accounts).map((a) => a.accountId)).toEqual(['id-th-stale']);
+    expect(resolveAccountRefs({ platforms: ['threads'] }, accounts).map((a) => a.accountId)).toEqual(['id-th-stale']);
+    let refused: unknown;
+    try {
+      resolveAccountRefs({ accounts: ['x:@acme', 'threads:@stale'] }, accounts, { publishNow: true });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(DomainError);
+    expect((refused as DomainError).code).toBe('account_needs_reauth');
+    expect((refused as DomainError).extra.details).toEqual({ accountId: 'id-th-stale', reason: 'invalid_grant' });
   });
 });

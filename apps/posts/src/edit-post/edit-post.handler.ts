@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DeletePostCommand, EditPostCommand, PostCommandReply } from '@app/contracts';
-import { WorkspaceStore } from '@app/workspaces';
+import { AccountStore } from '@app/accounts';
 import { resolveAccountRefs } from '../create-post/resolve-account-refs';
 import { PostCommandRunner } from '../domain/post-command-runner';
 
@@ -9,13 +9,13 @@ import { PostCommandRunner } from '../domain/post-command-runner';
 export class EditPostHandler {
   constructor(
     private readonly runner: PostCommandRunner,
-    private readonly workspaces: WorkspaceStore,
+    private readonly accounts: AccountStore,
   ) {}
 
   async edit(command: EditPostCommand, requestId: string | undefined): Promise<PostCommandReply> {
     const { content, mediaUrls, firstComments, scheduledAt, accounts, accountIds, platforms } = command.changes;
     const retargets = accounts !== undefined || accountIds !== undefined || platforms !== undefined;
-    const resolved = retargets ? resolveAccountRefs({ accounts, accountIds, platforms }, await this.workspaces.listAccounts(command.workspaceId)) : undefined;
+    const resolved = retargets ? resolveAccountRefs({ accounts, accountIds, platforms }, await this.accounts.list(command.workspaceId)) : undefined;
     const result = await this.runner.run(
       command.postId,
       { workspaceId: command.workspaceId, expectedVersion: command.expectedVersion },

@@ -4,11 +4,6 @@ import { AccountOutcome } from './posts-publication.client';
 
 /** Per-account error codes the publisher itself decides (the connectors' own codes pass through). */
 export const publishErrors = {
-  accountDisconnected: (): PublishError => ({
-    code: 'account_disconnected',
-    message: 'the account has no stored credentials (disconnected since the post was created); connect it again and retry',
-    retryable: false,
-  }),
   outcomeUnknown: (why: string): PublishError => ({
     code: 'outcome_unknown',
     message: `the platform's answer was lost and ${why}; the post may or may not be live, so it is not sent again`,

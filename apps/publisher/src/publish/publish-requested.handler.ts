@@ -5,7 +5,7 @@ import { EventDelivery } from '@app/messaging';
 import { countPublishOutcome } from '@app/observability';
 import { ConnectorAccount, ConnectorRegistry, PlatformConnector, PublishRequest } from '@app/platforms';
 import { spendXPool, XPool } from '@app/quotas';
-import { WorkspaceStore } from '@app/workspaces';
+import { AccountCredentials, isUnavailable } from '@app/credentials';
 import { publishErrors, toAccountOutcome } from './outcomes';
 import { AccountOutcome, FirstCommentOutcome, PostsPublication } from './posts-publication.client';
 import { reconcile } from './reconcile';
@@ -27,7 +27,7 @@ export class PublishRequestedHandler {
     private readonly config: AppConfig,
     private readonly posts: PostsPublication,
     private readonly connectors: ConnectorRegistry,
-    private readonly workspaces: WorkspaceStore,
+    private readonly credentials: AccountCredentials,
     private readonly xPool: XPool,
   ) {}
 
@@ -54,28 +54,29 @@ export class PublishRequestedHandler {
     const decision = await this.posts.start(ids);
     if (decision === 'done') return;
     const connector = this.connectors.get(target.platform);
-    const account = await this.connectorAccount(target);
     const request: PublishRequest = { content: job.content, mediaUrls: job.mediaUrls, idempotencyKey: `${job.postId}:${target.accountId}:${job.attempt}` };
     // in_doubt: an earlier delivery started this account and never recorded an outcome; it may be live, so look, never resend.
     const outcome =
       decision === 'started'
-        ? await this.publishOnce(job, connector, account, request, delivery.isLastDelivery)
-        : await reconcile(connector, account, request, delivery.isLastDelivery);
+        ? await this.publishOnce(job, connector, target.accountId, request, delivery.isLastDelivery)
+        : await reconcile(connector, await this.actingOrNull(target.accountId), request, delivery.isLastDelivery);
     await this.posts.recordOutcome({ ...ids, outcome });
     countPublishOutcome(target.platform, outcome);
   }
 
-  /** The one irreversible call for this account and attempt (after `start` said so). */
-  private async publishOnce(
-    job: PublishRequestedData,
-    connector: PlatformConnector,
-    account: ConnectorAccount | null,
-    request: PublishRequest,
-    isLastDelivery: boolean,
-  ): Promise<AccountOutcome> {
-    if (!account) return { status: 'failed', error: publishErrors.accountDisconnected() };
-    const outcome = await spendXPool(this.xPool, job.workspaceId, account.platform, () => connector.publish(account, request));
-    if (outcome.status === 'unknown') return reconcile(connector, account, request, isLastDelivery);
+  /**
+   * The one irreversible call for this account and attempt (after `start` said so), as the
+   * account with live credentials: a call refused for its token is made once more after a
+   * renewal (a refusal created nothing); an account needing re-authorisation is not called.
+   */
+  private async publishOnce(job: PublishRequestedData, connector: PlatformConnector, accountId: string, request: PublishRequest, isLastDelivery: boolean): Promise<AccountOutcome> {
+    let actedAs: ConnectorAccount | null = null;
+    const outcome = await this.credentials.run(accountId, (account) => {
+      actedAs = account;
+      return spendXPool(this.xPool, job.workspaceId, account.platform, () => connector.publish(account, request));
+    });
+    if (isUnavailable(outcome)) return { status: 'failed', error: outcome.unavailable };
+    if (outcome.status === 'unknown') return reconcile(connector, actedAs, request, isLastDelivery);
     return toAccountOutcome(outcome);
   }
 
@@ -94,7 +95,6 @@ export class PublishRequestedHandler {
    * with a gap would read out of order. Other accounts are not affected.
    */
   private async postFirstCommentsOf(job: PublishRequestedData, target: TargetAccount, progress: AccountProgress, signal: AbortSignal): Promise<void> {
-    const account = await this.connectorAccount(target);
     const connector = this.connectors.get(target.platform);
     let failure: { index: number; error: PublishError } | null = null;
     for (const [index, text] of job.firstComments.entries()) {
@@ -102,9 +102,7 @@ export class PublishRequestedHandler {
       signal.throwIfAborted();
       const outcome: FirstCommentOutcome = failure
         ? { status: 'failed', error: publishErrors.commentSkipped(failure.index, failure.error) }
-        : account
-          ? await this.postComment(job, connector, account, progress.platformPostId!, index, text)
-          : { status: 'failed', error: publishErrors.accountDisconnected() };
+        : await this.postComment(job, connector, target.accountId, progress.platformPostId!, index, text);
       await this.posts.recordFirstComment({ postId: job.postId, accountId: target.accountId, index, outcome });
       if (outcome.status === 'failed') failure ??= { index, error: outcome.error };
     }
@@ -113,15 +111,16 @@ export class PublishRequestedHandler {
   private async postComment(
     job: PublishRequestedData,
     connector: PlatformConnector,
-    account: ConnectorAccount,
+    accountId: string,
     platformPostId: string,
     index: number,
     text: string,
   ): Promise<FirstCommentOutcome> {
-    const idempotencyKey = `${job.postId}:${account.accountId}:${job.attempt}:comment-${index}`;
-    const result = await spendXPool(this.xPool, job.workspaceId, account.platform, () =>
-      connector.comment(account, { kind: 'post', platformPostId }, text, idempotencyKey),
+    const idempotencyKey = `${job.postId}:${accountId}:${job.attempt}:comment-${index}`;
+    const result = await this.credentials.run(accountId, (account) =>
+      spendXPool(this.xPool, job.workspaceId, account.platform, () => connector.comment(account, { kind: 'post', platformPostId }, text, idempotencyKey)),
     );
+    if (isUnavailable(result)) return { status: 'failed', error: result.unavailable };
     // No lookup exists for comments: an unknown outcome is recorded as the failure it carries (outcome_unknown), never resent.
     return result.status === 'published' ? { status: 'posted', platformCommentId: result.platformPostId } : { status: 'failed', error: result.error };
   }
@@ -140,9 +139,10 @@ export class PublishRequestedHandler {
     );
   }
 
-  private async connectorAccount(target: TargetAccount): Promise<ConnectorAccount | null> {
-    const accessToken = await this.workspaces.accountToken(target.accountId);
-    return accessToken ? { accountId: target.accountId, platform: target.platform, handle: target.handle, credentials: { accessToken } } : null;
+  /** The account to look a post up with (reconciliation), or null when it cannot act any more. */
+  private async actingOrNull(accountId: string): Promise<ConnectorAccount | null> {
+    const account = await this.credentials.acting(accountId);
+    return isUnavailable(account) ? null : account;
   }
 }
 

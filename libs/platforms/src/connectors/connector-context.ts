@@ -6,6 +6,8 @@ export interface ConnectorContext {
   /** Base URL without a trailing slash (the real host, or the sandbox's per-platform prefix). */
   baseUrl: string;
   retry: RetryPolicy;
+  /** LinkedIn's API release (YYYYMM) for its LinkedIn-Version header; the connector's default when absent. */
+  linkedInApiVersion?: string;
 }
 
 export function bearer(account: ConnectorAccount): Record<string, string> {

@@ -1,11 +1,10 @@
 import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishOutcome, PublishRequest } from '../connector';
-import { platformUserIdOf } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
 import { codePointLength } from '../content/text-length';
-import { PlatformHttp } from '../http/platform-http';
+import type { PlatformHttp } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, bearer, comparableText, ConnectorContext, stringAt } from './connector-context';
-import { GRAPH_API_VERSION, mapGraphError } from './meta-graph';
+import { GRAPH_API_VERSION, graphHttp } from './meta-graph';
 
 /** A Facebook post's message takes up to 63,206 characters. */
 export const FACEBOOK_TEXT: TextRule = { field: 'message', max: 63_206, measure: codePointLength, unit: 'characters' };
@@ -14,7 +13,7 @@ export const FACEBOOK_TEXT: TextRule = { field: 'message', max: 63_206, measure:
  * Facebook Pages through the Graph API: `POST /{page-id}/feed` (message, and the first media
  * url as the link), comments and replies `POST /{object-id}/comments`, comments read from
  * `GET /{post-id}/comments?filter=stream`, reconciliation on `GET /{page-id}/feed`.
- * credentials.platformUserId is the page id; the access token a page token.
+ * identity.platformAccountId is the page id; the access token a page token.
  */
 export class FacebookConnector implements PlatformConnector {
   readonly platform = 'facebook' as const;
@@ -22,7 +21,7 @@ export class FacebookConnector implements PlatformConnector {
   private readonly graph: string;
 
   constructor(ctx: ConnectorContext) {
-    this.http = new PlatformHttp(mapGraphError, ctx.retry);
+    this.http = graphHttp(ctx.retry);
     this.graph = `${ctx.baseUrl}/${GRAPH_API_VERSION}`;
   }
 
@@ -33,7 +32,7 @@ export class FacebookConnector implements PlatformConnector {
     const form: Record<string, string> = { message: request.content };
     if (link) form.link = link;
     return toOutcome(async () => {
-      const id = await this.create(account, `${this.graph}/${encodeURIComponent(platformUserIdOf(account))}/feed`, form);
+      const id = await this.create(account, `${this.graph}/${encodeURIComponent(account.identity.platformAccountId)}/feed`, form);
       return published(id, postUrl(id));
     });
   }
@@ -51,7 +50,7 @@ export class FacebookConnector implements PlatformConnector {
   async findPublished(account: ConnectorAccount, request: PublishRequest): Promise<{ platformPostId: string; url: string } | null> {
     const response = await this.http.send({
       method: 'GET',
-      url: `${this.graph}/${encodeURIComponent(platformUserIdOf(account))}/feed?fields=id,message,permalink_url&limit=25`,
+      url: `${this.graph}/${encodeURIComponent(account.identity.platformAccountId)}/feed?fields=id,message,permalink_url&limit=25`,
       headers: bearer(account),
     });
     const wanted = comparableText(request.content);

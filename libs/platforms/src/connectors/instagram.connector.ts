@@ -1,22 +1,28 @@
 import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishOutcome, PublishRequest } from '../connector';
-import { bareHandle, platformUserIdOf } from '../connector';
+import { bareHandle } from '../connector';
 import { checkText, firstRefusal, requireMedia, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
 import { isVideoUrl } from '../content/media';
-import { codePointLength } from '../content/text-length';
-import { PlatformHttp } from '../http/platform-http';
+import { codePointLength, hashtagCount, mentionCount } from '../content/text-length';
+import type { PlatformHttp } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, bearer, comparableText, ConnectorContext, stringAt } from './connector-context';
-import { GRAPH_API_VERSION, mapGraphError, permalinkOr, waitForContainer } from './meta-graph';
+import { GRAPH_API_VERSION, graphHttp, permalinkOr, waitForContainer } from './meta-graph';
 
-/** Instagram captions take up to 2,200 characters; a carousel up to 10 items. */
+/**
+ * Instagram captions take 2,200 characters, 30 hashtags and 20 @ tags (IG User Media, `caption`:
+ * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media);
+ * a carousel up to 10 items.
+ */
 export const INSTAGRAM_CAPTION: TextRule = { field: 'caption', max: 2_200, measure: codePointLength, unit: 'characters' };
+export const INSTAGRAM_HASHTAGS: TextRule = { field: 'caption', max: 30, measure: hashtagCount, unit: 'hashtags' };
+export const INSTAGRAM_MENTIONS: TextRule = { field: 'caption', max: 20, measure: mentionCount, unit: '@ tags' };
 export const INSTAGRAM_CAROUSEL_MAX = 10;
 
 /**
  * Instagram Graph API content publishing: a container (`POST /{ig-user-id}/media`; one per
  * item plus a CAROUSEL container for several), then `POST /{ig-user-id}/media_publish` —
  * the irreversible call. Media is required. Comments `POST /{ig-media-id}/comments`,
- * replies `POST /{ig-comment-id}/replies`. credentials.platformUserId is the ig-user-id.
+ * replies `POST /{ig-comment-id}/replies`. identity.platformAccountId is the ig-user-id.
  */
 export class InstagramConnector implements PlatformConnector {
   readonly platform = 'instagram' as const;
@@ -24,14 +30,14 @@ export class InstagramConnector implements PlatformConnector {
   private readonly graph: string;
 
   constructor(ctx: ConnectorContext) {
-    this.http = new PlatformHttp(mapGraphError, ctx.retry);
+    this.http = graphHttp(ctx.retry);
     this.graph = `${ctx.baseUrl}/${GRAPH_API_VERSION}`;
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
     const refusal = firstRefusal(
       requireMedia(request.mediaUrls, 'photos and videos'),
-      checkText(request.content, INSTAGRAM_CAPTION),
+      checkText(request.content, INSTAGRAM_CAPTION, INSTAGRAM_HASHTAGS, INSTAGRAM_MENTIONS),
       request.mediaUrls.length > INSTAGRAM_CAROUSEL_MAX ? unsupportedMedia(`a carousel takes at most ${INSTAGRAM_CAROUSEL_MAX} items`) : null,
     );
     if (refusal) return failed(refusal);
@@ -101,7 +107,7 @@ export class InstagramConnector implements PlatformConnector {
   }
 
   private userBase(account: ConnectorAccount): string {
-    return `${this.graph}/${encodeURIComponent(platformUserIdOf(account))}`;
+    return `${this.graph}/${encodeURIComponent(account.identity.platformAccountId)}`;
   }
 
   /** One container for a single item, or item containers plus a CAROUSEL container; waits for video processing. */

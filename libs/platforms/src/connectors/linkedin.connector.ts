@@ -1,5 +1,4 @@
 import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishOutcome, PublishRequest } from '../connector';
-import { platformUserIdOf } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
 import { textWithMediaLinks } from '../content/media';
 import { codePointLength } from '../content/text-length';
@@ -7,25 +6,40 @@ import { codeForStatus, isTransientStatus, PlatformHttp, PlatformResponse } from
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, at, bearer, ConnectorContext, snakeCase, stringAt } from './connector-context';
 
-/** The versioned LinkedIn API release (YYYYMM) every call names in its LinkedIn-Version header. */
-export const LINKEDIN_API_VERSION = '202506';
-/** A post's commentary takes up to 3,000 characters. */
-export const LINKEDIN_COMMENTARY: TextRule = { field: 'commentary', max: 3_000, measure: codePointLength, unit: 'characters' };
+/**
+ * The LinkedIn API release (YYYYMM) every call names in its LinkedIn-Version header unless
+ * configured (ConnectorContext.linkedInApiVersion). LinkedIn supports each monthly release
+ * for at least a year, then answers 426 NONEXISTENT_VERSION ("LinkedIn Marketing API
+ * Versioning", https://learn.microsoft.com/en-us/linkedin/marketing/versioning); 202607
+ * (July 2026) is a released version. linkedin.connector.spec.ts fails once it is 11 months
+ * old, so it is moved forward before LinkedIn sunsets it.
+ */
+export const LINKEDIN_API_VERSION = '202607';
+/**
+ * A post's commentary takes 3,000 characters as sent: escaped little text, each reserved
+ * character taking its backslash too ("Posts API" commentary and "Little Text Format",
+ * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/little-text-format).
+ */
+export const LINKEDIN_COMMENTARY: TextRule = { field: 'commentary', max: 3_000, measure: (text) => codePointLength(escapeLittleText(text)), unit: 'characters once escaped' };
 
 /**
  * LinkedIn Posts API: `POST /rest/posts` (the new post's URN comes back in the
  * `x-restli-id` header), comments `POST /rest/socialActions/{urn}/comments` (a reply names
  * its parentComment), read from `GET /rest/socialActions/{urn}/comments`. Every call sends
- * `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`. credentials.platformUserId is
+ * `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`. identity.platformAccountId is
  * the author URN (urn:li:person:... or urn:li:organization:...); a bare id means a person.
  * No reconciliation: finding a member's posts by author needs a restricted permission.
  */
 export class LinkedInConnector implements PlatformConnector {
   readonly platform = 'linkedin' as const;
   private readonly http: PlatformHttp;
+  private readonly version: string;
 
   constructor(private readonly ctx: ConnectorContext) {
     this.http = new PlatformHttp(mapLinkedInError, ctx.retry);
+    this.version = ctx.linkedInApiVersion ?? LINKEDIN_API_VERSION;
+    // A malformed configured version would fail every call; fail at start instead.
+    if (!/^\d{6}(\.\d{2})?$/.test(this.version)) throw new Error(`LinkedIn API version must be YYYYMM (or YYYYMM.RR), got "${this.version}"`);
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
@@ -70,8 +84,10 @@ export class LinkedInConnector implements PlatformConnector {
         },
         irreversible: true,
       });
-      const urn = response.headers.get('x-restli-id') ?? stringAt(response.body, '$URN');
-      if (!urn) throw unreadablePublishAnswer('comment URN');
+      // The x-restli-id header of a new comment is its numeric id, which no later call
+      // accepts; the comment's URN is the body's commentUrn (Comments API, "Create a Comment").
+      const urn = stringAt(response.body, 'commentUrn');
+      if (!urn) throw unreadablePublishAnswer('commentUrn');
       return published(urn, postUrl(target.platformPostId));
     });
   }
@@ -87,11 +103,16 @@ export class LinkedInConnector implements PlatformConnector {
       headers: this.headers(account),
     });
     return arrayAt(response.body, 'elements').map((comment): PlatformComment => {
-      const urn = stringAt(comment, '$URN') ?? stringAt(comment, 'id');
-      if (!urn) throw malformedAnswer('comment URN');
+      // Replies and deletes name a comment by its URN (commentUrn); its numeric `id` is
+      // only unique under its post (Comments API, "Get Comments on Shares").
+      const urn = stringAt(comment, 'commentUrn');
+      if (!urn) throw malformedAnswer('commentUrn on a comment');
       const time = Number(at(comment, 'created', 'time'));
       return {
         platformCommentId: urn,
+        // The commenter's URN: a member's name is readable only with the restricted
+        // Profile API (our OpenID Connect scopes give the signed-in member's own profile),
+        // so the URN is the most readable author the granted permissions allow.
         author: stringAt(comment, 'actor') ?? 'unknown',
         text: stringAt(comment, 'message', 'text') ?? '',
         createdAt: Number.isFinite(time) ? new Date(time).toISOString() : '',
@@ -103,12 +124,12 @@ export class LinkedInConnector implements PlatformConnector {
   }
 
   private headers(account: ConnectorAccount): Record<string, string> {
-    return { ...bearer(account), 'LinkedIn-Version': LINKEDIN_API_VERSION, 'X-Restli-Protocol-Version': '2.0.0' };
+    return { ...bearer(account), 'LinkedIn-Version': this.version, 'X-Restli-Protocol-Version': '2.0.0' };
   }
 }
 
 function authorUrn(account: ConnectorAccount): string {
-  const id = platformUserIdOf(account);
+  const id = account.identity.platformAccountId;
   return id.startsWith('urn:li:') ? id : `urn:li:person:${id}`;
 }
 
@@ -124,12 +145,22 @@ export function escapeLittleText(text: string): string {
   return text.replace(/[\\|{}@[\]()<>#*_~]/g, (char) => `\\${char}`);
 }
 
-/** LinkedIn errors: {"status": 422, "serviceErrorCode": 100, "code": "ACCESS_DENIED", "message": "..."}. */
+/**
+ * LinkedIn errors: {"status": 422, "serviceErrorCode": 100, "code": "ACCESS_DENIED", "message": "..."}.
+ * A refused token is a 401 ("Error Handling", https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/error-handling):
+ * "The token used in the request has expired" (EXPIRED_ACCESS_TOKEN) is expired; revoked,
+ * invalid ("Invalid access token", 65600) or missing tokens are invalid.
+ */
 export function mapLinkedInError(response: PlatformResponse): PlatformError {
   const label = stringAt(response.body, 'code');
+  const message = stringAt(response.body, 'message') ?? `LinkedIn answered HTTP ${response.status}`;
   return {
-    code: response.status === 429 ? 'rate_limited' : label ? snakeCase(label) : codeForStatus(response.status),
-    message: stringAt(response.body, 'message') ?? `LinkedIn answered HTTP ${response.status}`,
+    code: response.status === 401 ? refusedTokenCode(`${label ?? ''} ${message}`) : response.status === 429 ? 'rate_limited' : label ? snakeCase(label) : codeForStatus(response.status),
+    message,
     retryable: isTransientStatus(response.status),
   };
+}
+
+function refusedTokenCode(said: string): 'access_token_expired' | 'access_token_invalid' {
+  return /expired/i.test(said) ? 'access_token_expired' : 'access_token_invalid';
 }

@@ -25,6 +25,11 @@ export class MastodonConnector implements PlatformConnector {
     this.http = new PlatformHttp(mapMastodonError, ctx.retry);
   }
 
+  /** Mastodon is federated: each account lives on its own instance (the configured base url when none is known). */
+  private instance(account: ConnectorAccount): string {
+    return (account.identity.instanceUrl ?? this.ctx.baseUrl).replace(/\/+$/, '');
+  }
+
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
     const text = textWithMediaLinks(request.content, request.mediaUrls);
     const refusal = firstRefusal(requireText(text), checkText(text, MASTODON_TEXT));
@@ -40,10 +45,10 @@ export class MastodonConnector implements PlatformConnector {
   }
 
   async findPublished(account: ConnectorAccount, request: PublishRequest): Promise<{ platformPostId: string; url: string } | null> {
-    const accountId = account.credentials.platformUserId ?? (await this.ownAccountId(account));
+    const accountId = account.identity.platformAccountId;
     const response = await this.http.send({
       method: 'GET',
-      url: `${this.ctx.baseUrl}/api/v1/accounts/${encodeURIComponent(accountId)}/statuses?limit=20&exclude_replies=true`,
+      url: `${this.instance(account)}/api/v1/accounts/${encodeURIComponent(accountId)}/statuses?limit=20&exclude_replies=true`,
       headers: bearer(account),
     });
     const wanted = comparableText(textWithMediaLinks(request.content, request.mediaUrls));
@@ -56,7 +61,7 @@ export class MastodonConnector implements PlatformConnector {
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
     const response = await this.http.send({
       method: 'GET',
-      url: `${this.ctx.baseUrl}/api/v1/statuses/${encodeURIComponent(platformPostId)}/context`,
+      url: `${this.instance(account)}/api/v1/statuses/${encodeURIComponent(platformPostId)}/context`,
       headers: bearer(account),
     });
     return arrayAt(response.body, 'descendants').map((status): PlatformComment => {
@@ -78,7 +83,7 @@ export class MastodonConnector implements PlatformConnector {
   private async createStatus(account: ConnectorAccount, body: Record<string, string>, idempotencyKey: string): Promise<PublishOutcome> {
     const response = await this.http.send({
       method: 'POST',
-      url: `${this.ctx.baseUrl}/api/v1/statuses`,
+      url: `${this.instance(account)}/api/v1/statuses`,
       headers: { ...bearer(account), 'Idempotency-Key': idempotencyKey },
       json: body,
       irreversible: true,
@@ -88,13 +93,6 @@ export class MastodonConnector implements PlatformConnector {
     const url = stringAt(response.body, 'url') ?? stringAt(response.body, 'uri');
     if (!id || !url) throw unreadablePublishAnswer('id and url');
     return published(id, url);
-  }
-
-  private async ownAccountId(account: ConnectorAccount): Promise<string> {
-    const response = await this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/api/v1/accounts/verify_credentials`, headers: bearer(account) });
-    const id = stringAt(response.body, 'id');
-    if (!id) throw malformedAnswer('account id');
-    return id;
   }
 }
 
@@ -109,11 +107,15 @@ export function htmlToText(html: string): string {
     .replace(/&(amp|lt|gt|quot|#39|apos);/g, (entity) => ENTITIES[entity] ?? entity);
 }
 
-/** Mastodon errors: {"error": "Validation failed: Text character limit of 500 exceeded"}. */
+/**
+ * Mastodon errors: {"error": "Validation failed: Text character limit of 500 exceeded"}. A 401 is a refused
+ * token ({"error": "The access token is invalid"}, https://docs.joinmastodon.org/methods/accounts/#verify_credentials):
+ * Mastodon tokens never expire, so it was revoked or is unknown.
+ */
 export function mapMastodonError(response: PlatformResponse): PlatformError {
   const message = stringAt(response.body, 'error') ?? `Mastodon answered HTTP ${response.status}`;
   return {
-    code: response.status === 422 ? 'validation_failed' : codeForStatus(response.status),
+    code: response.status === 401 ? 'access_token_invalid' : response.status === 422 ? 'validation_failed' : codeForStatus(response.status),
     message,
     retryable: isTransientStatus(response.status),
   };

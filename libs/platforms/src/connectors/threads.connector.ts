@@ -3,12 +3,16 @@ import { bareHandle } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
 import { isVideoUrl } from '../content/media';
 import { threadsLength } from '../content/text-length';
-import { PlatformHttp } from '../http/platform-http';
+import type { PlatformHttp } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, bearer, comparableText, ConnectorContext, stringAt } from './connector-context';
-import { mapGraphError, permalinkOr, THREADS_API_VERSION, waitForContainer } from './meta-graph';
+import { graphHttp, permalinkOr, THREADS_API_VERSION, waitForContainer } from './meta-graph';
 
-/** Threads posts take 500 characters, an emoji counting as its UTF-8 bytes; a carousel up to 20 items. */
+/**
+ * Threads posts take 500 characters, an emoji (the whole sequence) counting as its UTF-8
+ * bytes ("Threads Posts", Limitations: https://developers.facebook.com/documentation/threads/posts);
+ * a carousel up to 20 items.
+ */
 export const THREADS_TEXT: TextRule = { field: 'text', max: 500, measure: threadsLength, unit: 'characters (emoji counted as UTF-8 bytes)' };
 export const THREADS_CAROUSEL_MAX = 20;
 
@@ -16,7 +20,7 @@ export const THREADS_CAROUSEL_MAX = 20;
  * Threads API: a media container (`POST /{threads-user-id}/threads`, media_type TEXT, IMAGE,
  * VIDEO or CAROUSEL), then `POST /{threads-user-id}/threads_publish` — the irreversible call.
  * A reply is the same two steps with `reply_to_id`. Comments: `GET /{media-id}/conversation`.
- * credentials.platformUserId is the Threads user id; without it the API's `me` is used.
+ * identity.platformAccountId is the Threads user id.
  */
 export class ThreadsConnector implements PlatformConnector {
   readonly platform = 'threads' as const;
@@ -24,7 +28,7 @@ export class ThreadsConnector implements PlatformConnector {
   private readonly api: string;
 
   constructor(ctx: ConnectorContext) {
-    this.http = new PlatformHttp(mapGraphError, ctx.retry);
+    this.http = graphHttp(ctx.retry);
     this.api = `${ctx.baseUrl}/${THREADS_API_VERSION}`;
   }
 
@@ -80,7 +84,7 @@ export class ThreadsConnector implements PlatformConnector {
   }
 
   private userBase(account: ConnectorAccount): string {
-    return `${this.api}/${encodeURIComponent(account.credentials.platformUserId ?? 'me')}`;
+    return `${this.api}/${encodeURIComponent(account.identity.platformAccountId)}`;
   }
 
   private async prepareContainer(account: ConnectorAccount, request: PublishRequest): Promise<string> {

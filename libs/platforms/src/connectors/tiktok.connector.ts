@@ -96,7 +96,12 @@ export class TikTokConnector implements PlatformConnector {
 
 const TRANSIENT_TIKTOK_CODES = new Set(['rate_limit_exceeded', 'internal_error']);
 
-/** TikTok errors: {"data": {}, "error": {"code": "access_token_invalid", "message": "...", "log_id": "..."}}. */
+/**
+ * TikTok errors: {"data": {}, "error": {"code": "access_token_invalid", "message": "...", "log_id": "..."}}.
+ * A refused token, expired or revoked alike, is HTTP 401 `access_token_invalid` ("TikTok API
+ * v2 Error Handling", https://developers.tiktok.com/doc/tiktok-api-v2-error-handling): its code
+ * is already ours (CREDENTIAL_ERROR_CODES), so it passes through; TikTok has no expired code.
+ */
 export function mapTikTokError(response: PlatformResponse): PlatformError {
   const code = stringAt(response.body, 'error', 'code');
   return {

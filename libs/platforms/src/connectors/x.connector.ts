@@ -3,17 +3,20 @@ import { bareHandle } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
 import { textWithMediaLinks } from '../content/media';
 import { xWeightedLength } from '../content/text-length';
-import { codeForStatus, isTransientStatus, PlatformHttp, PlatformResponse } from '../http/platform-http';
+import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, at, bearer, comparableText, ConnectorContext, snakeCase, stringAt } from './connector-context';
 
-/** X counts 280 weighted characters (URLs 23, CJK and emoji 2). */
+/**
+ * X takes 280 weighted characters ("Counting characters", https://docs.x.com/fundamentals/counting-characters):
+ * every link 23 (bare domains too), an emoji 2 whatever its code points, CJK 2.
+ */
 export const X_TEXT: TextRule = { field: 'text', max: 280, measure: xWeightedLength, unit: 'weighted characters' };
 
 /**
  * X API v2. Posts and replies: `POST /2/tweets` (`reply.in_reply_to_tweet_id` for a reply).
  * Comments: recent search on `conversation_id:`. Reconciliation: the user's recent posts
- * (`GET /2/users/:id/tweets`, needs credentials.platformUserId = the numeric user id).
+ * (`GET /2/users/:id/tweets`, by identity.platformAccountId, the numeric user id).
  */
 export class XConnector implements PlatformConnector {
   readonly platform = 'x' as const;
@@ -38,13 +41,17 @@ export class XConnector implements PlatformConnector {
   }
 
   async findPublished(account: ConnectorAccount, request: PublishRequest): Promise<{ platformPostId: string; url: string } | null> {
-    const userId = account.credentials.platformUserId;
-    if (!userId) return null;
+    const userId = account.identity.platformAccountId;
     const response = await this.http.send({
       method: 'GET',
       url: `${this.ctx.baseUrl}/2/users/${encodeURIComponent(userId)}/tweets?max_results=20`,
       headers: bearer(account),
     });
+    // X reports a lookup it could not make (an unknown user id) as `errors` without `data`.
+    const problem = at(response.body, 'errors', 0);
+    if (problem && !at(response.body, 'data')) {
+      throw new PlatformCallFailed({ code: snakeCase(stringAt(problem, 'type')?.split('/').pop() ?? 'lookup_failed'), message: stringAt(problem, 'detail') ?? 'X could not look the posts up', retryable: false });
+    }
     const wanted = comparableText(textWithMediaLinks(request.content, request.mediaUrls));
     const match = arrayAt(response.body, 'data').find((post) => comparableText(stringAt(post, 'text') ?? '') === wanted);
     const id = stringAt(match, 'id');
@@ -105,6 +112,9 @@ export function mapXError(response: PlatformResponse): PlatformError {
   let code = type && type !== 'about:blank' ? snakeCase(type.split('/').pop() ?? '') : codeForStatus(response.status);
   if (/duplicate content/i.test(detail ?? '')) code = 'duplicate_content';
   if (response.status === 429) code = 'rate_limited';
+  // X answers an unknown, expired and revoked token alike (401 "Unauthorized"), so a
+  // refused token is "invalid": a refresh may bring it back, else the user signs in again.
+  if (response.status === 401) code = 'access_token_invalid';
   return {
     code,
     message: detail ?? `X answered HTTP ${response.status}`,

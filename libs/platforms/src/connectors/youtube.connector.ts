@@ -117,11 +117,18 @@ function commentUrl(videoId: string, commentId: string): string {
 
 const TRANSIENT_REASONS = new Set(['rateLimitExceeded', 'userRateLimitExceeded', 'backendError']);
 
-/** Google API errors: {"error": {"code": 403, "message": "...", "errors": [{"reason": "quotaExceeded", "domain": "youtube.quota"}]}}. */
+/**
+ * Google API errors: {"error": {"code": 403, "message": "...", "errors": [{"reason": "quotaExceeded", "domain": "youtube.quota"}]}}.
+ * Every 401 is a refused token ("Invalid Credentials", reason authError); an expired one
+ * is told apart only by the google.rpc.ErrorInfo in `details` with reason ACCESS_TOKEN_EXPIRED
+ * (googleapis/googleapis google/api/error_reason.proto).
+ */
 export function mapYouTubeError(response: PlatformResponse): PlatformError {
   const reason = stringAt(response.body, 'error', 'errors', 0, 'reason');
+  const expired = arrayAt(response.body, 'error', 'details').some((detail) => stringAt(detail, 'reason') === 'ACCESS_TOKEN_EXPIRED');
+  const tokenRefused = response.status === 401 ? (expired ? 'access_token_expired' : 'access_token_invalid') : undefined;
   return {
-    code: reason ? snakeCase(reason) : codeForStatus(response.status),
+    code: tokenRefused ?? (reason ? snakeCase(reason) : codeForStatus(response.status)),
     message: stringAt(response.body, 'error', 'message') ?? `YouTube answered HTTP ${response.status}`,
     retryable: reason === 'quotaExceeded' ? false : isTransientStatus(response.status) || (reason !== undefined && TRANSIENT_REASONS.has(reason)),
   };

@@ -10,15 +10,19 @@ export interface TextRule {
   unit: string;
 }
 
-/** `content_too_long` before any request, or null when the text fits. */
-export function checkText(text: string, rule: TextRule): PlatformError | null {
-  const length = rule.measure(text);
-  if (length <= rule.max) return null;
-  return {
-    code: 'content_too_long',
-    message: `${rule.field} is ${length} ${rule.unit}; the platform allows ${rule.max}`,
-    retryable: false,
-  };
+/**
+ * `content_too_long` before any request for the first rule the text breaks (a platform may
+ * have several: Bluesky's graphemes and bytes, Instagram's characters, hashtags and @ tags),
+ * or null when it keeps them all.
+ */
+export function checkText(text: string, ...rules: TextRule[]): PlatformError | null {
+  for (const rule of rules) {
+    const length = rule.measure(text);
+    if (length > rule.max) {
+      return { code: 'content_too_long', message: `${rule.field} has ${length} ${rule.unit}; the platform allows ${rule.max}`, retryable: false };
+    }
+  }
+  return null;
 }
 
 /** `media_required` for platforms that publish media, not text. */

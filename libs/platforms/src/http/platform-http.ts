@@ -18,7 +18,7 @@ import { backoffDelayMs, rateLimitDelayMs, RetryPolicy } from './retry-policy';
  *   first result instead of a second post and is safe.
  */
 export interface PlatformRequest {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   /** Sent as application/json. */
@@ -45,6 +45,15 @@ export interface PlatformResponse {
 /** Turns a platform's non-2xx answer into {code, message, retryable}. One per platform (its error dialect). */
 export type ErrorMapper = (response: PlatformResponse) => PlatformError;
 
+/**
+ * For platforms that tell a throttled client how long to wait in their own way (Meta's usage
+ * headers): the wait a `rate_limited` answer asks for, or null when it names none. Such an
+ * answer is then retried only after the wait the platform asked for (within the policy's
+ * maxRateLimitWaitMs); one that names none fails at once, as retryable, because retrying a
+ * throttled app only prolongs its block.
+ */
+export type RateLimitWait = (response: PlatformResponse, nowMs: number) => number | null;
+
 /** A definite failure: nothing was created by the failing call. */
 export class PlatformCallFailed extends Error {
   constructor(readonly error: PlatformError) {
@@ -61,9 +70,13 @@ export class PlatformOutcomeUnknown extends Error {
   }
 }
 
-/** Retryable by HTTP status alone; a mapper starts from this and refines with the body. */
+/**
+ * Retryable by HTTP status alone; a mapper starts from this and refines with the body.
+ * 501 Not Implemented is the one 5xx that is not transient (RFC 9110 §15.6.2: the server
+ * does not support the method), so asking again can only get the same answer.
+ */
 export function isTransientStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
+  return status === 408 || status === 429 || (status >= 500 && status !== 501);
 }
 
 /** A readable fallback code from the HTTP status, for bodies that carry none. */
@@ -72,6 +85,7 @@ export function codeForStatus(status: number): string {
   if (status === 403) return 'forbidden';
   if (status === 404) return 'not_found';
   if (status === 429) return 'rate_limited';
+  if (status === 501) return 'not_implemented';
   if (status >= 500) return 'platform_unavailable';
   return 'platform_rejected';
 }
@@ -80,6 +94,7 @@ export class PlatformHttp {
   constructor(
     private readonly mapError: ErrorMapper,
     readonly policy: RetryPolicy,
+    private readonly rateLimitWait?: RateLimitWait,
   ) {}
 
   /** Sends with the retry rules above; resolves with a 2xx answer or throws PlatformCallFailed / PlatformOutcomeUnknown. */
@@ -104,11 +119,18 @@ export class PlatformHttp {
       if (response.status >= 200 && response.status < 300) return response;
       lastError = this.mapError(response);
       if (!lastError.retryable || isLast) break;
-      const delay = rateLimitDelayMs(response.headers, this.policy.now()) ?? backoffDelayMs(this.policy, attempt);
-      if (delay > this.policy.maxRateLimitWaitMs) break;
+      const delay = this.retryDelayMs(response, lastError, attempt);
+      if (delay === null || delay > this.policy.maxRateLimitWaitMs) break;
       await this.policy.sleep(delay);
     }
     throw new PlatformCallFailed(lastError);
+  }
+
+  /** How long to wait before retrying a transient answer; null = do not retry it. */
+  private retryDelayMs(response: PlatformResponse, error: PlatformError, attempt: number): number | null {
+    const now = this.policy.now();
+    if (this.rateLimitWait && error.code === 'rate_limited') return this.rateLimitWait(response, now);
+    return rateLimitDelayMs(response.headers, now) ?? backoffDelayMs(this.policy, attempt);
   }
 
   private async attempt(request: PlatformRequest): Promise<PlatformResponse> {

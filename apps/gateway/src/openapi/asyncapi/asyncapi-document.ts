@@ -1,10 +1,11 @@
-import { commentStreamId, postStreamId, Subjects } from '@app/contracts';
+import { accountStreamId, commentStreamId, postStreamId, Subjects } from '@app/contracts';
 import { ENVELOPE_SCHEMA, generateEventSchemas, JsonSchema } from './event-schemas';
 
 /** The event unions of the contract, each with the stream its events are appended to (which names their subjects). */
 export const EVENT_FAMILIES = [
   { union: 'PostEvent', streamId: postStreamId('{postId}') },
   { union: 'CommentEvent', streamId: commentStreamId('{commentId}') },
+  { union: 'AccountEvent', streamId: accountStreamId('{accountId}') },
 ] as const;
 
 export const HEADERS_SCHEMA = 'NatsHeaders';

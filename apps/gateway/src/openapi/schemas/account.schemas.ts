@@ -1,19 +1,34 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PLATFORMS } from '@app/contracts';
-import { AccountStatus } from '@app/workspaces';
+import { ACCOUNT_STATUSES, AccountStatus } from '@app/accounts';
 
-const ACCOUNT_STATUSES: AccountStatus[] = ['connected', 'disconnected'];
-
-/** An entry of GET /api/v1/accounts: the source of account ids. */
+/** An account as the API shows it: the source of account ids, with its health. */
 export class AccountSchema {
   @ApiProperty({ description: 'the account id, usable in accounts and accountId' }) id!: string;
   @ApiProperty({ enum: PLATFORMS }) platform!: string;
   @ApiProperty({ description: 'the handle, e.g. @acme' }) account!: string;
   @ApiProperty() displayName!: string;
-  @ApiProperty({ enum: ACCOUNT_STATUSES }) status!: AccountStatus;
+  @ApiProperty({ enum: ACCOUNT_STATUSES, description: 'connected; needs_reauth (the platform refused its credential: connect it again); disconnected' }) status!: AccountStatus;
+  @ApiProperty({ type: String, nullable: true, description: 'why it needs re-authorisation or was disconnected (a stable code)' }) statusReason!: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', description: 'since when it has this status' }) statusSince!: string;
+  @ApiProperty({ type: String, nullable: true, description: "the platform's own id (user, page, channel, DID, URN)" }) platformAccountId!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Mastodon instance or Bluesky PDS' }) instanceUrl!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when the current access token ends (renewed ahead of it)' }) tokenExpiresAt!: string | null;
+  @ApiProperty({ type: [String], description: 'scopes the platform granted' }) scopes!: string[];
   @ApiProperty({ type: 'string', format: 'date-time' }) createdAt!: string;
 }
 
 export class AccountListSchema {
   @ApiProperty({ type: [AccountSchema] }) accounts!: AccountSchema[];
+}
+
+export class ConnectedAccountsSchema {
+  @ApiProperty({ type: [AccountSchema], description: 'every account the credential gave (a Facebook user token gives its pages and their Instagram accounts)' })
+  accounts!: AccountSchema[];
+}
+
+export class StartConnectSchema {
+  @ApiProperty({ description: "the platform's consent page: send the user there" }) authorizationUrl!: string;
+  @ApiProperty({ description: 'the signed, single-use state the platform will hand back' }) state!: string;
+  @ApiProperty({ type: 'string', format: 'date-time', description: 'the sign-in must be finished before this' }) expiresAt!: string;
 }

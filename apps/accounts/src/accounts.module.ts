@@ -1,0 +1,49 @@
+import { DynamicModule, Injectable, Module } from '@nestjs/common';
+import { AppConfig, AppConfigModule } from '@app/config';
+import { AccountsModule as AccountStoreModule } from '@app/accounts';
+import { accountCredentialsProviders, ReauthReporter } from '@app/credentials';
+import { DatabaseModule } from '@app/database';
+import { EventStoreModule } from '@app/event-store';
+import { HealthModule } from '@app/health';
+import { MessagingModule } from '@app/messaging';
+import { ObservabilityModule } from '@app/observability';
+import { AccountsCommandsServer } from './accounts-commands.server';
+import { CompleteConnectHandler } from './connect/complete-connect.handler';
+import { ConnectState } from './connect/connect-state';
+import { ConnectWithCredentialsHandler } from './connect/connect-with-credentials.handler';
+import { StartConnectHandler } from './connect/start-connect.handler';
+import { DisconnectAccountHandler } from './disconnect/disconnect-account.handler';
+import { CredentialsRefresher } from './keep-alive/credentials-refresher';
+import { AccountLifecycle } from './lifecycle/account-lifecycle';
+
+/** Here the lifecycle is in the same process: a refused renewal is recorded directly. */
+@Injectable()
+class LocalReauthReporter implements ReauthReporter {
+  constructor(private readonly lifecycle: AccountLifecycle) {}
+
+  async requireReauth(accountId: string, reason: string, message: string): Promise<void> {
+    await this.lifecycle.reauthRequired(accountId, reason, message);
+  }
+}
+
+/** Accounts: connecting (sign-in, credentials handed in), disconnecting, keeping credentials alive, announcing health. */
+@Module({})
+export class AccountsModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AccountsModule,
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, AccountStoreModule, HealthModule, ObservabilityModule],
+      providers: [
+        ...accountCredentialsProviders(config, LocalReauthReporter),
+        { provide: ConnectState, useFactory: () => new ConnectState(config.tokenEncryptionKey) },
+        AccountLifecycle,
+        StartConnectHandler,
+        CompleteConnectHandler,
+        ConnectWithCredentialsHandler,
+        DisconnectAccountHandler,
+        CredentialsRefresher,
+        AccountsCommandsServer,
+      ],
+    };
+  }
+}

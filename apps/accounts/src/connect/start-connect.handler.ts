@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { DomainError, StartConnectCommand, StartConnectReply } from '@app/contracts';
+import { AccountStore } from '@app/accounts';
+import { OAuthApps } from '@app/credentials';
+import { PlatformAuthRegistry, pkcePair } from '@app/platforms';
+import { checkedInstanceUrl, connectFailure } from './connect-errors';
+import { ConnectState } from './connect-state';
+
+/**
+ * POST /api/v1/accounts/connect: remembers the sign-in (workspace, where to send the user
+ * back, the PKCE verifier) and answers the platform's consent page url, with a signed,
+ * single-use, short-lived state.
+ */
+@Injectable()
+export class StartConnectHandler {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly store: AccountStore,
+    private readonly apps: OAuthApps,
+    private readonly auth: PlatformAuthRegistry,
+    private readonly state: ConnectState,
+  ) {}
+
+  async handle(command: StartConnectCommand): Promise<StartConnectReply> {
+    checkRedirectUri(command.redirectUri);
+    const signIn = this.auth.get(command.platform);
+    if (!signIn.signsInWithOAuth) {
+      throw new DomainError('sign_in_not_supported', `${command.platform} accounts connect with POST /api/v1/accounts (handle and app password)`);
+    }
+    const instanceUrl = signIn.registerApp
+      ? (checkedInstanceUrl(command.instanceUrl, this.config.platformEndpoints[command.platform]) ?? this.config.platformEndpoints[command.platform])
+      : null;
+    const app = await this.apps.appFor(command.platform, instanceUrl, true).catch((error: unknown) => {
+      throw connectFailure(error, command.platform);
+    });
+    if (!app) throw new DomainError('platform_not_configured', `${command.platform} has no app configured for signing in (${command.platform.toUpperCase()}_CLIENT_ID, _CLIENT_SECRET and OAUTH_CALLBACK_URL)`);
+    const pkce = pkcePair();
+    const expiresAt = new Date(this.config.now().getTime() + this.config.connectStateTtlMs);
+    const requestId = await this.store.createConnectRequest(
+      { workspaceId: command.workspaceId, platform: command.platform, redirectUri: command.redirectUri, instanceUrl, codeVerifier: pkce.verifier },
+      expiresAt,
+    );
+    const state = this.state.sign(requestId);
+    return { authorizationUrl: signIn.authorizationUrl({ app, state, codeChallenge: pkce.challenge, instanceUrl }), state, expiresAt: expiresAt.toISOString() };
+  }
+}
+
+/** The user is sent back there with account ids: an absolute http(s) url, nothing else (no javascript:, no relative path). */
+function checkRedirectUri(value: string): void {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new DomainError('invalid_redirect_uri', `redirectUri must be an absolute http(s) url, got ${JSON.stringify(value)}`);
+  }
+}

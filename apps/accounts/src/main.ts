@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runMain } from '@app/runtime';
+import { createAccountsApp } from './accounts.app';
+
+runMain('accounts', createAccountsApp);

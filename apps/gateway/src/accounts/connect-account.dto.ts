@@ -1,0 +1,41 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PLATFORMS, Platform } from '@app/contracts';
+
+/** POST /api/v1/accounts/connect: start a sign-in on the platform. */
+export class StartConnectDto {
+  @ApiProperty({ enum: PLATFORMS, description: 'the platform to sign in on (facebook and instagram share Facebook Login; bluesky connects with POST /api/v1/accounts)' })
+  @IsIn(PLATFORMS)
+  platform!: Platform;
+
+  @ApiProperty({ description: 'where the user is sent back once the sign-in is done, with account_ids=… or error=… (an absolute http(s) url)' })
+  @IsString()
+  @MaxLength(2048)
+  redirectUri!: string;
+
+  @ApiPropertyOptional({ description: 'Mastodon: the instance to sign in on (https); default the configured instance' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  instanceUrl?: string;
+}
+
+/** POST /api/v1/accounts: credentials obtained elsewhere, or a Bluesky app password. */
+export class ConnectWithCredentialsDto {
+  @ApiProperty({ enum: PLATFORMS }) @IsIn(PLATFORMS) platform!: Platform;
+  @ApiPropertyOptional({ description: 'the platform access token (every platform but Bluesky)' }) @IsOptional() @IsString() @MaxLength(8192) accessToken?: string;
+  @ApiPropertyOptional({ description: 'its refresh token, so the service can renew it' }) @IsOptional() @IsString() @MaxLength(8192) refreshToken?: string;
+  @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'when the access token expires, if known' }) @IsOptional() @IsString() @MaxLength(64) expiresAt?: string;
+  @ApiPropertyOptional({ description: 'Mastodon: the instance (https)' }) @IsOptional() @IsString() @MaxLength(2048) instanceUrl?: string;
+  @ApiPropertyOptional({ description: 'Bluesky: handle, DID or email' }) @IsOptional() @IsString() @MaxLength(512) handle?: string;
+  @ApiPropertyOptional({ description: 'Bluesky: an app password (Settings → App passwords), never the account password' }) @IsOptional() @IsString() @MaxLength(512) appPassword?: string;
+  @ApiPropertyOptional({ description: "Bluesky: the account's PDS (https); default https://bsky.social" }) @IsOptional() @IsString() @MaxLength(2048) pds?: string;
+}
+
+/** The platform's redirect to GET /api/v1/accounts/connect/callback (OAuth 2.0 authorization response). */
+export class ConnectCallbackQuery {
+  @IsOptional() @IsString() @MaxLength(4096) state?: string;
+  @IsOptional() @IsString() @MaxLength(4096) code?: string;
+  @IsOptional() @IsString() @MaxLength(256) error?: string;
+  @IsOptional() @IsString() @MaxLength(2048) error_description?: string;
+}

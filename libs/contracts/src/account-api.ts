@@ -1,0 +1,79 @@
+import type { Platform } from './platforms';
+
+/** An account as GET /api/v1/accounts lists it (never with credentials). */
+export interface AccountView {
+  id: string;
+  platform: Platform;
+  account: string;
+  displayName: string;
+  status: 'connected' | 'needs_reauth' | 'disconnected';
+  /** Why it needs re-authorisation (a stable code), with the time it changed; null when connected. */
+  statusReason: string | null;
+  statusSince: string;
+  platformAccountId: string | null;
+  instanceUrl: string | null;
+  tokenExpiresAt: string | null;
+  scopes: string[];
+  createdAt: string;
+}
+
+/** accounts.connect-start: POST /api/v1/accounts/connect. */
+export interface StartConnectCommand {
+  workspaceId: string;
+  platform: Platform;
+  /** Where the user is sent back to once the sign-in is done (with account ids, or an error code). */
+  redirectUri: string;
+  /** Mastodon: the instance to sign in on. */
+  instanceUrl: string | null;
+}
+
+export interface StartConnectReply {
+  authorizationUrl: string;
+  state: string;
+  expiresAt: string;
+}
+
+/** accounts.connect-complete: the platform sent the user back to GET /api/v1/accounts/connect/callback. */
+export interface CompleteConnectCommand {
+  state: string;
+  code: string | null;
+  /** The platform's error when the user refused (error, error_description). */
+  error: string | null;
+  errorDescription: string | null;
+}
+
+/** Where the gateway redirects the user: the client's redirectUri with account_ids, or with error. */
+export interface CompleteConnectReply {
+  redirectTo: string;
+}
+
+/** accounts.connect-credentials: POST /api/v1/accounts with credentials obtained elsewhere (or a Bluesky app password). */
+export interface ConnectWithCredentialsCommand {
+  workspaceId: string;
+  platform: Platform;
+  accessToken?: string;
+  refreshToken?: string;
+  expiresAt?: string;
+  instanceUrl?: string;
+  /** Bluesky: handle (or DID / email) and app password; pds defaults to https://bsky.social. */
+  handle?: string;
+  appPassword?: string;
+  pds?: string;
+}
+
+export interface ConnectedAccountsReply {
+  accounts: AccountView[];
+}
+
+/** accounts.disconnect: DELETE /api/v1/accounts/:id. */
+export interface DisconnectAccountCommand {
+  workspaceId: string;
+  accountId: string;
+}
+
+/** accounts.require-reauth: a service found the account's credential refused for good. */
+export interface RequireReauthCommand {
+  accountId: string;
+  reason: string;
+  message: string;
+}

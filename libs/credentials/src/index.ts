@@ -1,0 +1,3 @@
+export * from './account-credentials';
+export * from './oauth-apps';
+export * from './credentials.providers';

@@ -1,0 +1,39 @@
+import type { Platform } from '@app/contracts';
+import type { Account, AccountStore } from '@app/accounts';
+import { CredentialKind, expiresIn } from '@app/platforms';
+import type { RunningPlatformSandbox } from '../../apps/platform-sandbox/src/sandbox';
+import { provisionSignedIn } from '../../apps/platform-sandbox/src/sandbox-accounts';
+
+/** How each platform's sandbox-issued credential renews, as its sign-in client would have stored it. */
+function credentialKind(platform: Platform, hasRefreshToken: boolean): CredentialKind {
+  if (platform === 'bluesky') return 'atproto_session';
+  if (platform === 'threads') return 'long_lived';
+  if (platform === 'facebook' || platform === 'instagram') return 'meta_page';
+  return hasRefreshToken ? 'oauth2_refresh' : 'static';
+}
+
+/**
+ * Makes an account on the platform sandbox and stores it in a workspace as a completed
+ * sign-in would (its identity, the tokens the sandbox issued): the demo's accounts, the
+ * tests' and the benches'. `key` files the account's requests and items in the sandbox.
+ */
+export async function connectSandboxAccount(
+  store: AccountStore,
+  sandbox: RunningPlatformSandbox,
+  input: { workspaceId: string; platform: Platform; handle: string; key?: string },
+): Promise<Account> {
+  const { identity, tokens } = provisionSignedIn(sandbox, { platform: input.platform, handle: input.handle, key: input.key });
+  const saved = await store.saveSignedIn(input.workspaceId, {
+    platform: input.platform,
+    identity,
+    credentials: {
+      kind: credentialKind(input.platform, tokens.refreshToken !== null),
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      expiresAt: expiresIn(tokens.expiresIn),
+      refreshTokenExpiresAt: expiresIn(tokens.refreshExpiresIn),
+      scopes: tokens.scopes,
+    },
+  });
+  return saved.account;
+}
