@@ -1,3 +1,4 @@
+import { mediaRefs } from '@app/media';
 import { startPlatformSandbox, RunningPlatformSandbox } from '../../../apps/platform-sandbox/src/sandbox';
 import { provisionConnectorAccount } from '../../../apps/platform-sandbox/src/sandbox-accounts';
 import type { ConnectorAccount } from './connector';
@@ -31,7 +32,7 @@ beforeEach(() => {
 
 it('a publish that times out is unknown and is sent exactly once', async () => {
   sandbox.control.addFault({ platform: 'x', account: 'slow-x', fault: { type: 'latency', ms: 400 }, times: 1 });
-  const outcome = await connectors.get('x').publish(account('x', 'slow-x'), { content: 'hi', mediaUrls: [], idempotencyKey: 'k' });
+  const outcome = await connectors.get('x').publish(account('x', 'slow-x'), { content: 'hi', media: [], idempotencyKey: 'k' });
   expect(outcome).toMatchObject({ status: 'unknown', error: { code: 'outcome_unknown' } });
   expect(sandbox.control.requestCount({ account: 'slow-x', operation: 'publish' })).toBe(1);
 });
@@ -40,7 +41,7 @@ it('a safe call that times out (an Instagram container) is retried and the publi
   sandbox.control.addFault({ platform: 'instagram', account: 'slow-ig', operation: 'container', fault: { type: 'latency', ms: 400 }, times: 1 });
   const outcome = await connectors.get('instagram').publish(account('instagram', 'slow-ig', '1784'), {
     content: 'caption',
-    mediaUrls: ['https://cdn.example.com/a.jpg'],
+    media: mediaRefs(['https://cdn.example.com/a.jpg']),
     idempotencyKey: 'k',
   });
   expect(outcome.status).toBe('published');
@@ -50,7 +51,7 @@ it('a safe call that times out (an Instagram container) is retried and the publi
 
 it("waits until X's x-rate-limit-reset before retrying", async () => {
   sandbox.control.addFault({ platform: 'x', account: 'limited-x', fault: { type: 'rate_limit', resetAfterSeconds: 3 } });
-  const outcome = await connectors.get('x').publish(account('x', 'limited-x'), { content: 'hi', mediaUrls: [], idempotencyKey: 'k' });
+  const outcome = await connectors.get('x').publish(account('x', 'limited-x'), { content: 'hi', media: [], idempotencyKey: 'k' });
   expect(outcome.status).toBe('published');
   expect(sleeps).toHaveLength(1);
   expect(sleeps[0]).toBeGreaterThanOrEqual(2_000);
@@ -59,7 +60,7 @@ it("waits until X's x-rate-limit-reset before retrying", async () => {
 
 it('does not wait for a reset further away than the policy allows: a retryable rate_limited failure', async () => {
   sandbox.control.addFault({ platform: 'x', account: 'capped-x', fault: { type: 'rate_limit', resetAfterSeconds: 900 } });
-  const outcome = await connectors.get('x').publish(account('x', 'capped-x'), { content: 'hi', mediaUrls: [], idempotencyKey: 'k' });
+  const outcome = await connectors.get('x').publish(account('x', 'capped-x'), { content: 'hi', media: [], idempotencyKey: 'k' });
   expect(outcome).toMatchObject({ status: 'failed', error: { code: 'rate_limited', retryable: true } });
   expect(sleeps).toEqual([]);
 });
@@ -67,7 +68,7 @@ it('does not wait for a reset further away than the policy allows: a retryable r
 it('LinkedIn sends its version headers (the sandbox refuses calls without them) and keeps reserved characters', async () => {
   const outcome = await connectors.get('linkedin').publish(account('linkedin', 'li', 'urn:li:person:abc'), {
     content: 'Launch (beta) #news @team_x',
-    mediaUrls: [],
+    media: [],
     idempotencyKey: 'k',
   });
   expect(outcome.status).toBe('published');

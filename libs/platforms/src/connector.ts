@@ -1,4 +1,5 @@
 import type { Platform } from '@app/contracts';
+import type { MediaRef } from '@app/media';
 
 /**
  * The port the publisher (and the comments service) call. One implementation per
@@ -39,8 +40,8 @@ export interface ConnectorAccount {
 export interface PublishRequest {
   /** The post's text; may be empty when mediaUrls are given (the spec allows media-only posts). */
   content: string;
-  /** Absolute media urls, in order. Platforms that need media fail with `media_required` without them. */
-  mediaUrls: string[];
+  /** The post's media (https urls with optional alt text), in order. Platforms that need media fail with `media_required` without them. */
+  media: MediaRef[];
   /** Stable per (post, account): sent where the platform deduplicates on it (Mastodon's Idempotency-Key). */
   idempotencyKey: string;
 }

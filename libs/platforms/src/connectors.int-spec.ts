@@ -1,3 +1,4 @@
+import { mediaRefs } from '@app/media';
 import type { Platform } from '@app/contracts';
 import { startPlatformSandbox, RunningPlatformSandbox } from '../../../apps/platform-sandbox/src/sandbox';
 import type { FaultSpec } from '../../../apps/platform-sandbox/src/faults';
@@ -37,7 +38,7 @@ interface PlatformCase {
 const photo = 'https://cdn.example.com/photo.jpg';
 const clip = (sandboxUrl: string): string => `${sandboxUrl}/_sandbox/media/clip.mp4`;
 const text = (length: number): string => 'a'.repeat(length);
-const post = (content: string, mediaUrls: string[] = []): PublishRequest => ({ content, mediaUrls, idempotencyKey: `post-${Math.random()}` });
+const post = (content: string, mediaUrls: string[] = []): PublishRequest => ({ content, media: mediaRefs(mediaUrls), idempotencyKey: `post-${Math.random()}` });
 
 const CASES: PlatformCase[] = [
   {
@@ -238,7 +239,7 @@ describe.each(CASES)('$platform connector', (testCase) => {
       const found = await connector().findPublished(account, { ...request, idempotencyKey: 'another' });
       expect(outcome.status).toBe('published');
       expect(found).toEqual({ platformPostId: (outcome as { platformPostId: string }).platformPostId, url: expect.any(String) });
-      expect(await connector().findPublished(account, post('never sent', request.mediaUrls))).toBeNull();
+      expect(await connector().findPublished(account, post('never sent', request.media.map((m) => m.url)))).toBeNull();
     });
   } else {
     it('answers null for reconciliation it cannot do', async () => {

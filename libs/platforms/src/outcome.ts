@@ -1,3 +1,4 @@
+import { MediaRefused } from '@app/media';
 import type { PlatformError, PublishOutcome } from './connector';
 import { PlatformCallFailed, PlatformOutcomeUnknown } from './http/platform-http';
 
@@ -18,6 +19,8 @@ export async function toOutcome(flow: () => Promise<PublishOutcome>): Promise<Pu
     return await flow();
   } catch (error) {
     if (error instanceof PlatformCallFailed) return failed(error.error);
+    // A media url refused before any platform call: nothing was created.
+    if (error instanceof MediaRefused) return failed({ code: error.code, message: error.message, retryable: error.retryable });
     if (error instanceof PlatformOutcomeUnknown) {
       return { status: 'unknown', error: { code: 'outcome_unknown', message: error.message, retryable: false } };
     }

@@ -1,4 +1,5 @@
 import { Platform } from '@app/contracts';
+import { MediaFetcher, MediaFetcherOptions } from '@app/media';
 import type { PlatformConnector } from './connector';
 import { BlueskyConnector } from './connectors/bluesky.connector';
 import type { ConnectorContext } from './connectors/connector-context';
@@ -35,6 +36,8 @@ export interface PlatformClientOptions {
   retry?: Partial<RetryPolicy>;
   /** LinkedIn's API release (YYYYMM) when configured (LINKEDIN_API_VERSION); else the connector's default. */
   linkedInApiVersion?: string;
+  /** How media urls are fetched (MEDIA_ALLOWED_HOSTS...). */
+  media?: MediaFetcherOptions;
 }
 
 /** Every platform's connector, built once from the endpoints and the retry policy. */
@@ -44,10 +47,11 @@ export class ConnectorRegistry {
   constructor(options: PlatformClientOptions = {}) {
     const endpoints = { ...DEFAULT_PLATFORM_ENDPOINTS, ...options.endpoints };
     const retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    const media = new MediaFetcher(options.media);
     this.connectors = new Map(
       (Object.keys(CONNECTOR_CLASSES) as Platform[]).map((platform) => [
         platform,
-        new CONNECTOR_CLASSES[platform]({ baseUrl: endpoints[platform].replace(/\/+$/, ''), retry, linkedInApiVersion: options.linkedInApiVersion }),
+        new CONNECTOR_CLASSES[platform]({ baseUrl: endpoints[platform].replace(/\/+$/, ''), retry, linkedInApiVersion: options.linkedInApiVersion, media }),
       ]),
     );
   }

@@ -1,3 +1,4 @@
+import { mediaRefs } from '@app/media';
 import type { Platform } from '@app/contracts';
 import { ConnectorAccount, ConnectorRegistry, GRAPH_API_VERSION, LINKEDIN_API_VERSION, PublishRequest, sandboxEndpoints, THREADS_API_VERSION } from '@app/platforms';
 import { escapeLittleText } from '@app/platforms/connectors/linkedin.connector';
@@ -34,7 +35,7 @@ interface LimitCase {
 
 const photo = 'https://cdn.example.com/photo.jpg';
 const family = '👨‍👩‍👧‍👦'; // 1 grapheme, 7 code points, 25 bytes of UTF-8; X weighs it 2
-const post = (content: string, mediaUrls: string[] = []): PublishRequest => ({ content, mediaUrls, idempotencyKey: `limits-${Math.random()}` });
+const post = (content: string, mediaUrls: string[] = []): PublishRequest => ({ content, media: mediaRefs(mediaUrls), idempotencyKey: `limits-${Math.random()}` });
 const a = (length: number): string => 'a'.repeat(length);
 const tags = (sign: '#' | '@', count: number): string => Array.from({ length: count }, (_, i) => `${sign}tag${i}`).join(' ');
 

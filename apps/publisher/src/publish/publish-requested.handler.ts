@@ -1,3 +1,4 @@
+import { mediaRefs } from '@app/media';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { PublicationState, PublishError, PublishRequestedData, TargetAccount } from '@app/contracts';
@@ -54,7 +55,7 @@ export class PublishRequestedHandler {
     const decision = await this.posts.start(ids);
     if (decision === 'done') return;
     const connector = this.connectors.get(target.platform);
-    const request: PublishRequest = { content: job.content, mediaUrls: job.mediaUrls, idempotencyKey: `${job.postId}:${target.accountId}:${job.attempt}` };
+    const request: PublishRequest = { content: job.content, media: mediaRefs(job.mediaUrls), idempotencyKey: `${job.postId}:${target.accountId}:${job.attempt}` };
     // in_doubt: an earlier delivery started this account and never recorded an outcome; it may be live, so look, never resend.
     const outcome =
       decision === 'started'

@@ -39,7 +39,7 @@ export class BlueskyConnector implements PlatformConnector {
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
-    const text = textWithMediaLinks(request.content, request.mediaUrls);
+    const text = textWithMediaLinks(request.content, request.media.map((m) => m.url));
     const refusal = firstRefusal(requireText(text), checkText(text, ...BLUESKY_TEXT));
     if (refusal) return failed(refusal);
     return toOutcome(() => this.createPost(account, { text }));
@@ -60,7 +60,7 @@ export class BlueskyConnector implements PlatformConnector {
   async findPublished(account: ConnectorAccount, request: PublishRequest): Promise<{ platformPostId: string; url: string } | null> {
     const query = new URLSearchParams({ repo: account.identity.platformAccountId, collection: POST_COLLECTION, limit: '25' });
     const response = await this.http.send({ method: 'GET', url: `${this.xrpc(account)}/com.atproto.repo.listRecords?${query}`, headers: bearer(account) });
-    const wanted = comparableText(textWithMediaLinks(request.content, request.mediaUrls));
+    const wanted = comparableText(textWithMediaLinks(request.content, request.media.map((m) => m.url)));
     const match = arrayAt(response.body, 'records').find((record) => comparableText(stringAt(record, 'value', 'text') ?? '') === wanted);
     const uri = stringAt(match, 'uri');
     return uri ? { platformPostId: uri, url: postUrl(account.identity.handle, uri) } : null;

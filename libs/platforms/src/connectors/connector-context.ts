@@ -1,3 +1,4 @@
+import type { MediaFetcher } from '@app/media';
 import type { ConnectorAccount } from '../connector';
 import type { RetryPolicy } from '../http/retry-policy';
 
@@ -8,6 +9,8 @@ export interface ConnectorContext {
   retry: RetryPolicy;
   /** LinkedIn's API release (YYYYMM) for its LinkedIn-Version header; the connector's default when absent. */
   linkedInApiVersion?: string;
+  /** The one way a connector reads a post's media: fetched safely, under the platform's limits, streamed. */
+  media: MediaFetcher;
 }
 
 export function bearer(account: ConnectorAccount): Record<string, string> {

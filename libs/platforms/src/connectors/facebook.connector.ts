@@ -26,7 +26,7 @@ export class FacebookConnector implements PlatformConnector {
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
-    const link = request.mediaUrls[0];
+    const link = request.media.map((m) => m.url)[0];
     const refusal = firstRefusal(link ? null : requireText(request.content), checkText(request.content, FACEBOOK_TEXT));
     if (refusal) return failed(refusal);
     const form: Record<string, string> = { message: request.content };

@@ -36,9 +36,9 @@ export class InstagramConnector implements PlatformConnector {
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
     const refusal = firstRefusal(
-      requireMedia(request.mediaUrls, 'photos and videos'),
+      requireMedia(request.media.map((m) => m.url), 'photos and videos'),
       checkText(request.content, INSTAGRAM_CAPTION, INSTAGRAM_HASHTAGS, INSTAGRAM_MENTIONS),
-      request.mediaUrls.length > INSTAGRAM_CAROUSEL_MAX ? unsupportedMedia(`a carousel takes at most ${INSTAGRAM_CAROUSEL_MAX} items`) : null,
+      request.media.map((m) => m.url).length > INSTAGRAM_CAROUSEL_MAX ? unsupportedMedia(`a carousel takes at most ${INSTAGRAM_CAROUSEL_MAX} items`) : null,
     );
     if (refusal) return failed(refusal);
     return toOutcome(async () => {
@@ -112,13 +112,13 @@ export class InstagramConnector implements PlatformConnector {
 
   /** One container for a single item, or item containers plus a CAROUSEL container; waits for video processing. */
   private async prepareContainer(account: ConnectorAccount, request: PublishRequest): Promise<string> {
-    if (request.mediaUrls.length === 1) {
-      const [url] = request.mediaUrls;
+    if (request.media.map((m) => m.url).length === 1) {
+      const [url] = request.media.map((m) => m.url);
       const media: Record<string, string> = isVideoUrl(url) ? { media_type: 'REELS', video_url: url } : { image_url: url };
       return this.createContainer(account, { ...media, caption: request.content }, isVideoUrl(url));
     }
     const children: string[] = [];
-    for (const url of request.mediaUrls) {
+    for (const url of request.media.map((m) => m.url)) {
       const media: Record<string, string> = isVideoUrl(url) ? { media_type: 'VIDEO', video_url: url } : { image_url: url };
       children.push(await this.createContainer(account, { ...media, is_carousel_item: 'true' }, isVideoUrl(url)));
     }

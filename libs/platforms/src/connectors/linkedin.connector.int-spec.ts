@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 const connector = (linkedInApiVersion?: string) => new ConnectorRegistry({ endpoints: sandboxEndpoints(sandbox.url), retry, linkedInApiVersion }).get('linkedin');
-const post = (content: string): PublishRequest => ({ content, mediaUrls: [], idempotencyKey: `post-${++sequence}` });
+const post = (content: string): PublishRequest => ({ content, media: [], idempotencyKey: `post-${++sequence}` });
 
 function member(): ConnectorAccount {
   const { accountId, platform, identity, credentials } = provisionConnectorAccount(sandbox, { platform: 'linkedin', handle: '@ada', key: `member-${++sequence}` });

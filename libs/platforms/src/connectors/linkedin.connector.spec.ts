@@ -1,3 +1,4 @@
+import { MediaFetcher } from '@app/media';
 import { DEFAULT_RETRY_POLICY } from '../http/retry-policy';
 import { LINKEDIN_API_VERSION, LinkedInConnector } from './linkedin.connector';
 
@@ -16,7 +17,7 @@ it('the default LinkedIn-Version is a released version at most 11 months old', (
 });
 
 it('refuses a configured version that is not YYYYMM at start', () => {
-  const build = (linkedInApiVersion: string) => () => new LinkedInConnector({ baseUrl: 'https://api.linkedin.com', retry: DEFAULT_RETRY_POLICY, linkedInApiVersion });
+  const build = (linkedInApiVersion: string) => () => new LinkedInConnector({ baseUrl: 'https://api.linkedin.com', retry: DEFAULT_RETRY_POLICY, linkedInApiVersion, media: new MediaFetcher() });
   expect(build('2026-07')).toThrow(/YYYYMM/);
   expect(build('202611')).not.toThrow();
 });

@@ -43,7 +43,7 @@ export class LinkedInConnector implements PlatformConnector {
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
-    const text = textWithMediaLinks(request.content, request.mediaUrls);
+    const text = textWithMediaLinks(request.content, request.media.map((m) => m.url));
     const refusal = firstRefusal(requireText(text), checkText(text, LINKEDIN_COMMENTARY));
     if (refusal) return failed(refusal);
     return toOutcome(async () => {

@@ -31,7 +31,7 @@ export class MastodonConnector implements PlatformConnector {
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
-    const text = textWithMediaLinks(request.content, request.mediaUrls);
+    const text = textWithMediaLinks(request.content, request.media.map((m) => m.url));
     const refusal = firstRefusal(requireText(text), checkText(text, MASTODON_TEXT));
     if (refusal) return failed(refusal);
     return toOutcome(() => this.createStatus(account, { status: text, visibility: 'public' }, request.idempotencyKey));
@@ -51,7 +51,7 @@ export class MastodonConnector implements PlatformConnector {
       url: `${this.instance(account)}/api/v1/accounts/${encodeURIComponent(accountId)}/statuses?limit=20&exclude_replies=true`,
       headers: bearer(account),
     });
-    const wanted = comparableText(textWithMediaLinks(request.content, request.mediaUrls));
+    const wanted = comparableText(textWithMediaLinks(request.content, request.media.map((m) => m.url)));
     const match = arrayAt(response.body).find((status) => comparableText(htmlToText(stringAt(status, 'content') ?? '')) === wanted);
     const id = stringAt(match, 'id');
     const url = stringAt(match, 'url');

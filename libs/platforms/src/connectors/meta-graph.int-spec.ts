@@ -1,3 +1,4 @@
+import { mediaRefs } from '@app/media';
 import type { Platform } from '@app/contracts';
 import { RunningPlatformSandbox, startPlatformSandbox } from '../../../../apps/platform-sandbox/src/sandbox';
 import { provisionConnectorAccount } from '../../../../apps/platform-sandbox/src/sandbox-accounts';
@@ -49,7 +50,7 @@ const CASES: Array<{ platform: Platform; kind: 'page' | 'instagram'; request: ()
 ];
 
 function post(content: string, mediaUrls: string[] = []): PublishRequest {
-  return { content, mediaUrls, idempotencyKey: `post-${++sequence}` };
+  return { content, media: mediaRefs(mediaUrls), idempotencyKey: `post-${++sequence}` };
 }
 
 function accountOn(platform: Platform, kind: SandboxIdentity['kind']): ConnectorAccount {

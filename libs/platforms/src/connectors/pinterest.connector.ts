@@ -29,16 +29,16 @@ export class PinterestConnector implements PlatformConnector {
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
     const refusal = firstRefusal(
-      requireMedia(request.mediaUrls, 'images'),
-      request.mediaUrls.some(isVideoUrl) ? unsupportedMedia('video pins need a media upload this connector does not do; use images') : null,
+      requireMedia(request.media.map((m) => m.url), 'images'),
+      request.media.map((m) => m.url).some(isVideoUrl) ? unsupportedMedia('video pins need a media upload this connector does not do; use images') : null,
       checkText(request.content, PINTEREST_DESCRIPTION),
       account.identity.attributes.boardId ? null : { code: 'board_required', message: 'the Pinterest account has no board to pin to; connect it again and pick a board', retryable: false },
     );
     if (refusal) return failed(refusal);
     const mediaSource =
-      request.mediaUrls.length === 1
-        ? { source_type: 'image_url', url: request.mediaUrls[0] }
-        : { source_type: 'multiple_image_urls', items: request.mediaUrls.map((url) => ({ url })) };
+      request.media.map((m) => m.url).length === 1
+        ? { source_type: 'image_url', url: request.media.map((m) => m.url)[0] }
+        : { source_type: 'multiple_image_urls', items: request.media.map((m) => m.url).map((url) => ({ url })) };
     return toOutcome(async () => {
       const response = await this.http.send({
         method: 'POST',

@@ -34,9 +34,9 @@ export class ThreadsConnector implements PlatformConnector {
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
     const refusal = firstRefusal(
-      request.mediaUrls.length === 0 ? requireText(request.content) : null,
+      request.media.map((m) => m.url).length === 0 ? requireText(request.content) : null,
       checkText(request.content, THREADS_TEXT),
-      request.mediaUrls.length > THREADS_CAROUSEL_MAX ? unsupportedMedia(`a carousel takes at most ${THREADS_CAROUSEL_MAX} items`) : null,
+      request.media.map((m) => m.url).length > THREADS_CAROUSEL_MAX ? unsupportedMedia(`a carousel takes at most ${THREADS_CAROUSEL_MAX} items`) : null,
     );
     if (refusal) return failed(refusal);
     return toOutcome(async () => this.publishContainer(account, await this.prepareContainer(account, request)));
@@ -89,10 +89,10 @@ export class ThreadsConnector implements PlatformConnector {
 
   private async prepareContainer(account: ConnectorAccount, request: PublishRequest): Promise<string> {
     const text = request.content;
-    if (request.mediaUrls.length === 0) return this.createContainer(account, { media_type: 'TEXT', text }, false);
-    if (request.mediaUrls.length === 1) return this.createContainer(account, { ...mediaParams(request.mediaUrls[0]), text }, isVideoUrl(request.mediaUrls[0]));
+    if (request.media.map((m) => m.url).length === 0) return this.createContainer(account, { media_type: 'TEXT', text }, false);
+    if (request.media.map((m) => m.url).length === 1) return this.createContainer(account, { ...mediaParams(request.media.map((m) => m.url)[0]), text }, isVideoUrl(request.media.map((m) => m.url)[0]));
     const children: string[] = [];
-    for (const url of request.mediaUrls) {
+    for (const url of request.media.map((m) => m.url)) {
       children.push(await this.createContainer(account, { ...mediaParams(url), is_carousel_item: 'true' }, isVideoUrl(url)));
     }
     return this.createContainer(account, { media_type: 'CAROUSEL', children: children.join(','), text }, false);

@@ -32,11 +32,11 @@ export class TikTokConnector implements PlatformConnector {
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
-    const videos = request.mediaUrls.filter(isVideoUrl);
+    const videos = request.media.map((m) => m.url).filter(isVideoUrl);
     const refusal = firstRefusal(
-      requireMedia(request.mediaUrls, 'videos and photos'),
-      videos.length > 0 && request.mediaUrls.length > 1 ? unsupportedMedia('a TikTok post is one video, or photos only') : null,
-      request.mediaUrls.length > TIKTOK_PHOTOS_MAX ? unsupportedMedia(`a photo post takes at most ${TIKTOK_PHOTOS_MAX} photos`) : null,
+      requireMedia(request.media.map((m) => m.url), 'videos and photos'),
+      videos.length > 0 && request.media.map((m) => m.url).length > 1 ? unsupportedMedia('a TikTok post is one video, or photos only') : null,
+      request.media.map((m) => m.url).length > TIKTOK_PHOTOS_MAX ? unsupportedMedia(`a photo post takes at most ${TIKTOK_PHOTOS_MAX} photos`) : null,
       checkText(request.content, videos.length > 0 ? TIKTOK_VIDEO_TITLE : TIKTOK_PHOTO_DESCRIPTION),
     );
     if (refusal) return failed(refusal);
@@ -48,7 +48,7 @@ export class TikTokConnector implements PlatformConnector {
           }]
         : ['/v2/post/publish/content/init/', {
             post_info: { title: titleFrom(request.content, TIKTOK_PHOTO_TITLE_MAX), description: request.content, privacy_level: 'PUBLIC_TO_EVERYONE' },
-            source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: request.mediaUrls },
+            source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: request.media.map((m) => m.url) },
             post_mode: 'DIRECT_POST',
             media_type: 'PHOTO',
           }];

@@ -27,7 +27,7 @@ export class XConnector implements PlatformConnector {
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
-    const text = textWithMediaLinks(request.content, request.mediaUrls);
+    const text = textWithMediaLinks(request.content, request.media.map((m) => m.url));
     const refusal = firstRefusal(requireText(text), checkText(text, X_TEXT));
     if (refusal) return failed(refusal);
     return toOutcome(() => this.createPost(account, { text }));
@@ -52,7 +52,7 @@ export class XConnector implements PlatformConnector {
     if (problem && !at(response.body, 'data')) {
       throw new PlatformCallFailed({ code: snakeCase(stringAt(problem, 'type')?.split('/').pop() ?? 'lookup_failed'), message: stringAt(problem, 'detail') ?? 'X could not look the posts up', retryable: false });
     }
-    const wanted = comparableText(textWithMediaLinks(request.content, request.mediaUrls));
+    const wanted = comparableText(textWithMediaLinks(request.content, request.media.map((m) => m.url)));
     const match = arrayAt(response.body, 'data').find((post) => comparableText(stringAt(post, 'text') ?? '') === wanted);
     const id = stringAt(match, 'id');
     return id ? { platformPostId: id, url: postUrl(account, id) } : null;

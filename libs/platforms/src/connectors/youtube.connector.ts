@@ -31,8 +31,8 @@ export class YouTubeConnector implements PlatformConnector {
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
     const refusal = firstRefusal(
-      requireMedia(request.mediaUrls, 'videos'),
-      request.mediaUrls.length > 1 || (request.mediaUrls[0] !== undefined && !isVideoUrl(request.mediaUrls[0]))
+      requireMedia(request.media.map((m) => m.url), 'videos'),
+      request.media.map((m) => m.url).length > 1 || (request.media.map((m) => m.url)[0] !== undefined && !isVideoUrl(request.media.map((m) => m.url)[0]))
         ? unsupportedMedia('a YouTube post is exactly one video (.mp4, .mov, .m4v, .webm)')
         : null,
       checkText(request.content, YOUTUBE_DESCRIPTION),
@@ -40,7 +40,7 @@ export class YouTubeConnector implements PlatformConnector {
     );
     if (refusal) return failed(refusal);
     return toOutcome(async () => {
-      const video = await this.media.send({ method: 'GET', url: request.mediaUrls[0], expect: 'bytes' });
+      const video = await this.media.send({ method: 'GET', url: request.media.map((m) => m.url)[0], expect: 'bytes' });
       const bytes = video.body as Uint8Array;
       const contentType = video.headers.get('content-type') ?? 'application/octet-stream';
       const session = await this.http.send({

@@ -25,8 +25,10 @@ export interface PlatformRequest {
   json?: unknown;
   /** Sent as application/x-www-form-urlencoded (Meta's documented parameter form). */
   form?: Record<string, string>;
-  /** Sent as is (media bytes). */
-  raw?: { body: Uint8Array; contentType: string };
+  /** Sent as is (media bytes: one chunk in memory, or a file-backed Blob streamed from disk). */
+  raw?: { body: Uint8Array | Blob; contentType: string };
+  /** Sent as multipart/form-data (file parts as file-backed Blobs are streamed, not loaded). */
+  multipart?: FormData;
   /** This call creates the public item: a lost answer makes the outcome unknown. */
   irreversible?: boolean;
   /** The platform deduplicates this call, so resending after a lost answer is safe. */
@@ -135,7 +137,7 @@ export class PlatformHttp {
 
   private async attempt(request: PlatformRequest): Promise<PlatformResponse> {
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-    let body: string | Uint8Array | undefined;
+    let body: string | Uint8Array | Blob | FormData | undefined;
     if (request.json !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.json);
@@ -145,6 +147,8 @@ export class PlatformHttp {
     } else if (request.raw !== undefined) {
       headers['content-type'] = request.raw.contentType;
       body = request.raw.body;
+    } else if (request.multipart !== undefined) {
+      body = request.multipart; // fetch sets the multipart content type with its boundary
     }
     const response = await fetch(request.url, {
       method: request.method,

@@ -14,7 +14,7 @@ const env = sandboxPerFile('bluesky');
 let sequence = 0;
 
 const pds = (): string => `${env.sandbox.url}/bluesky`;
-const post = (content: string): PublishRequest => ({ content, mediaUrls: [], idempotencyKey: `post-${++sequence}` });
+const post = (content: string): PublishRequest => ({ content, media: [], idempotencyKey: `post-${++sequence}` });
 
 /** An account on the sandbox PDS, with the app password it was given. */
 function provision() {

@@ -1,3 +1,4 @@
+import { mediaRefs } from '@app/media';
 import type { SandboxIdentity } from '../../../../../apps/platform-sandbox/src/auth/authority';
 import type { RunningPlatformSandbox } from '../../../../../apps/platform-sandbox/src/sandbox';
 import type { PublishRequest } from '../../connector';
@@ -29,7 +30,7 @@ const env = sandboxPerTest('facebook');
 const { authorize, signInAccounts: signIn } = oauthFlow(env, app, { pkce: false });
 let sequence = 0;
 
-const post = (content: string, mediaUrls: string[] = []): PublishRequest => ({ content, mediaUrls, idempotencyKey: `post-${++sequence}` });
+const post = (content: string, mediaUrls: string[] = []): PublishRequest => ({ content, media: mediaRefs(mediaUrls), idempotencyKey: `post-${++sequence}` });
 const expiresInAbout = (expiresAt: string | null, ms: number) => expect(Math.abs(Date.parse(expiresAt as string) - Date.now() - ms)).toBeLessThan(60_000);
 
 interface Brand {

@@ -24,7 +24,7 @@ const env = sandboxPerTest('linkedin');
 const { authorize, signInAccounts: signIn } = oauthFlow(env, app, { pkce: false });
 let sequence = 0;
 
-const post = (content: string): PublishRequest => ({ content, mediaUrls: [], idempotencyKey: `post-${++sequence}` });
+const post = (content: string): PublishRequest => ({ content, media: [], idempotencyKey: `post-${++sequence}` });
 const days = (isoTime: string | null): number => (Date.parse(isoTime as string) - Date.now()) / (DAY * 1000);
 
 /** A member who administers Acme, and Globex, which they do not administer. */

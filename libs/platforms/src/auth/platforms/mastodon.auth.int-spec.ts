@@ -17,7 +17,7 @@ const env = sandboxPerFile('mastodon');
 let sequence = 0;
 
 const instance = (): string => `${env.sandbox.url}/mastodon`;
-const post = (content: string): PublishRequest => ({ content, mediaUrls: [], idempotencyKey: `post-${++sequence}` });
+const post = (content: string): PublishRequest => ({ content, media: [], idempotencyKey: `post-${++sequence}` });
 
 /** The consent step, as the user's browser goes through it: the instance answers with a redirect. */
 async function consent(url: URL): Promise<URL> {

@@ -21,7 +21,7 @@ const env = sandboxPerTest('threads');
 const { authorize, signIn } = oauthFlow(env, app, { pkce: false });
 let sequence = 0;
 
-const post = (content: string): PublishRequest => ({ content, mediaUrls: [], idempotencyKey: `post-${++sequence}` });
+const post = (content: string): PublishRequest => ({ content, media: [], idempotencyKey: `post-${++sequence}` });
 const tokenRequests = () => env.sandbox.control.requestCount({ platform: 'threads', operation: 'token' });
 
 function provisionUser(handle = 'brand') {

@@ -1,3 +1,4 @@
+import { mediaRefs } from '@app/media';
 import { PlatformCallFailed } from '../../http/platform-http';
 import { PlatformAuthRegistry } from '../auth-registry';
 import { OAuthApp } from '../platform-auth';
@@ -26,7 +27,7 @@ function provisionUser() {
   return env.sandbox.control.provisionAccount({ platform: 'tiktok', handle: 'brand', displayName: 'Brand Inc' }).identity;
 }
 
-const video = () => ({ content: 'Watch this', mediaUrls: [`${env.sandbox.url}/_sandbox/media/clip.mp4`], idempotencyKey: `post-${++sequence}` });
+const video = () => ({ content: 'Watch this', media: mediaRefs([`${env.sandbox.url}/_sandbox/media/clip.mp4`]), idempotencyKey: `post-${++sequence}` });
 
 it("sends the user to TikTok's web consent page with the client key, comma-separated scopes and the state, without PKCE", () => {
   const url = new URL(new PlatformAuthRegistry().get('tiktok').authorizationUrl({ app, state: 'st', codeChallenge: 'ch', instanceUrl: null }));

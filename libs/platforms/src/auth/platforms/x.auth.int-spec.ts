@@ -22,7 +22,7 @@ const env = sandboxPerTest('x');
 const { authorize, signIn } = oauthFlow(env, app, { pkce: true });
 let sequence = 0;
 
-const post = (content: string): PublishRequest => ({ content, mediaUrls: [], idempotencyKey: `post-${++sequence}` });
+const post = (content: string): PublishRequest => ({ content, media: [], idempotencyKey: `post-${++sequence}` });
 
 function provisionUser() {
   return env.sandbox.control.provisionAccount({ platform: 'x', handle: 'brand', displayName: 'Brand Inc' }).identity;
