@@ -12,7 +12,10 @@ export interface SandboxItem {
   id: string;
   kind: 'post' | 'comment';
   text: string;
+  /** Media given by url (platforms that fetch it themselves), or links: what the item shows, in order. */
   mediaUrls: string[];
+  /** Media attached natively: the uploads (see SandboxUpload) the item carries, in order. */
+  media: SandboxUpload[];
   /** For a comment: the item it answers (the post or another comment). */
   parentId: string | null;
   /** For a comment: the post at the root of its thread. */
@@ -47,11 +50,43 @@ export interface PendingObject {
   consumedBy: string | null;
 }
 
+/**
+ * One media upload as a platform holds it before (and after) it is attached: X media ids,
+ * Bluesky blobs, Mastodon attachments, LinkedIn image/video URNs, Meta containers' media,
+ * TikTok and YouTube upload sessions. What arrived is counted, not kept.
+ */
+export interface SandboxUpload {
+  platform: Platform;
+  /** The key of the identity whose token uploaded it. */
+  account: string;
+  /** The platform's id for it, in its own format. */
+  id: string;
+  /** As sniffed from the bytes received (or declared where the platform trusts the declaration). */
+  contentType: string;
+  /** Declared total size (chunked uploads), or what arrived (single-request uploads). */
+  declaredBytes: number;
+  receivedBytes: number;
+  width: number | null;
+  height: number | null;
+  durationSeconds: number | null;
+  altText: string | null;
+  /** 'uploading' until every byte arrived; 'processing' until `readyAt` (the platform's asynchronous processing); then 'ready'. 'failed' when processing refused it. */
+  state: 'uploading' | 'processing' | 'ready' | 'failed';
+  /** Epoch ms at which processing ends (Date.now() based). */
+  readyAt: number;
+  /** Whether a published item carries it already (most platforms refuse to attach one twice). */
+  attachedTo: string | null;
+  /** Platform-specific facts (chunk indexes seen, a blob's cid, an upload url's token...). */
+  extra: Record<string, string>;
+}
+
 export class SandboxStore {
   items: SandboxItem[] = [];
   requests: RequestRecord[] = [];
   faults: ActiveFault[] = [];
   pending = new Map<string, PendingObject>();
+  /** Media uploads by `${platform}:${id}`. */
+  uploads = new Map<string, SandboxUpload>();
   /** (platform, account, Idempotency-Key) -> the item it created (Mastodon). */
   idempotency = new Map<string, string>();
   /** Who exists on each platform and which tokens were issued to them. */
@@ -69,9 +104,21 @@ export class SandboxStore {
     return new Date(this.clock).toISOString();
   }
 
-  add(item: Omit<SandboxItem, 'createdAt'> & { createdAt?: string }): SandboxItem {
-    const stored: SandboxItem = { ...item, createdAt: item.createdAt ?? this.now() };
+  add(item: Omit<SandboxItem, 'createdAt' | 'media'> & { createdAt?: string; media?: SandboxUpload[] }): SandboxItem {
+    const stored: SandboxItem = { ...item, media: item.media ?? [], createdAt: item.createdAt ?? this.now() };
     this.items.push(stored);
+    return stored;
+  }
+
+  upload(platform: Platform, id: string): SandboxUpload | undefined {
+    const upload = this.uploads.get(`${platform}:${id}`);
+    if (upload?.state === 'processing' && Date.now() >= upload.readyAt) upload.state = 'ready';
+    return upload;
+  }
+
+  addUpload(upload: Omit<SandboxUpload, 'attachedTo' | 'extra'> & { extra?: Record<string, string> }): SandboxUpload {
+    const stored: SandboxUpload = { ...upload, attachedTo: null, extra: upload.extra ?? {} };
+    this.uploads.set(`${upload.platform}:${upload.id}`, stored);
     return stored;
   }
 
@@ -138,6 +185,7 @@ export class SandboxStore {
     this.requests = [];
     this.faults = [];
     this.pending.clear();
+    this.uploads.clear();
     this.idempotency.clear();
     this.auth.reset();
   }

@@ -22,7 +22,7 @@ function cid(uri: string): string {
   return `bafyrei${createHash('sha256').update(uri).digest('hex').slice(0, 52)}`;
 }
 
-function storeRecord(store: SandboxStore, item: Omit<SandboxItem, 'id' | 'createdAt' | 'extra'>, repo: string, reply?: unknown): SandboxItem {
+function storeRecord(store: SandboxStore, item: Omit<SandboxItem, 'id' | 'createdAt' | 'extra' | 'media'> & { media?: SandboxItem['media'] }, repo: string, reply?: unknown): SandboxItem {
   const uri = `at://${repo}/${COLLECTION}/${tid(store)}`;
   return store.add({ ...item, id: uri, extra: { cid: cid(uri), record: JSON.stringify({ $type: COLLECTION, text: item.text, createdAt: new Date().toISOString(), ...(reply ? { reply } : {}) }) } });
 }
