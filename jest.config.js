@@ -20,6 +20,11 @@ module.exports = {
   moduleNameMapper: {
     '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src',
     '^@app/([a-z-]+)/(.*)$': '<rootDir>/libs/$1/src/$2',
+    // Dynamic imports name the compiled file (node16 resolution wants the extension); tests load the source.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
   },
+  // The sandbox media host's certificate is signed by the sandbox's test CA: NODE_EXTRA_CA_CERTS names it
+  // (bundled with a file the machine already named there), read by the media fetcher when it is built.
+  setupFiles: ['<rootDir>/apps/platform-sandbox/src/trust-sandbox-ca.jest-setup.ts'],
   testTimeout: 30000,
 };

@@ -1,22 +1,22 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@app/config';
 import { HttpAppOptions } from '@app/runtime';
-import { createAccountsApp } from '../../apps/accounts/src/accounts.app';
-import { createCommentsApp } from '../../apps/comments/src/comments.app';
-import { createGatewayApp } from '../../apps/gateway/src/gateway.app';
-import { createPostsApp } from '../../apps/posts/src/posts.app';
-import { createProjectorApp } from '../../apps/projector/src/projector.app';
-import { createPublisherApp } from '../../apps/publisher/src/publisher.app';
 
 export type AppName = 'gateway' | 'posts' | 'projector' | 'publisher' | 'comments' | 'accounts';
 
-export const APP_FACTORIES: Record<AppName, (config: AppConfig, options?: HttpAppOptions) => Promise<NestFastifyApplication>> = {
-  gateway: createGatewayApp,
-  posts: createPostsApp,
-  projector: createProjectorApp,
-  publisher: createPublisherApp,
-  comments: createCommentsApp,
-  accounts: createAccountsApp,
+type AppFactory = (config: AppConfig, options?: HttpAppOptions) => Promise<NestFastifyApplication>;
+
+/**
+ * Each app's factory, loaded when the app is first started: a process that runs one app (the
+ * benches run one process per app, as production does) loads that app's modules only.
+ */
+export const APP_FACTORIES: Record<AppName, () => Promise<AppFactory>> = {
+  gateway: async () => (await import('../../apps/gateway/src/gateway.app.js')).createGatewayApp,
+  posts: async () => (await import('../../apps/posts/src/posts.app.js')).createPostsApp,
+  projector: async () => (await import('../../apps/projector/src/projector.app.js')).createProjectorApp,
+  publisher: async () => (await import('../../apps/publisher/src/publisher.app.js')).createPublisherApp,
+  comments: async () => (await import('../../apps/comments/src/comments.app.js')).createCommentsApp,
+  accounts: async () => (await import('../../apps/accounts/src/accounts.app.js')).createAccountsApp,
 };
 
 /** Start order: the feed followers first, then the command side, then the API. */
@@ -41,7 +41,7 @@ export class InProcessStack {
   }
 
   async startApp(name: AppName): Promise<NestFastifyApplication> {
-    const app = await APP_FACTORIES[name](this.config, this.options);
+    const app = await (await APP_FACTORIES[name]())(this.config, this.options);
     if (name === 'gateway') {
       await app.listen(this.config.port, this.config.host);
       this.gatewayUrl = await app.getUrl();

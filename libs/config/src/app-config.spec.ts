@@ -22,3 +22,20 @@ describe('AppConfig: connecting accounts', () => {
     expect(AppConfig.fromEnv(base).platformClients()).not.toHaveProperty('linkedInApiVersion');
   });
 });
+
+describe('AppConfig: MEDIA_ALLOWED_HOSTS', () => {
+  it('reads hosts, host:port pairs and CIDR ranges and hands them to the media fetcher', () => {
+    const config = AppConfig.fromEnv({ ...base, MEDIA_ALLOWED_HOSTS: ' media.internal , 127.0.0.1:4011,10.0.0.0/8,' });
+    expect(config.mediaAllowedHosts).toEqual(['media.internal', '127.0.0.1:4011', '10.0.0.0/8']);
+    expect(config.platformClients().media).toEqual({ allowedHosts: ['media.internal', '127.0.0.1:4011', '10.0.0.0/8'] });
+  });
+
+  it('allows nothing private when unset', () => {
+    expect(AppConfig.fromEnv(base).platformClients().media).toEqual({ allowedHosts: [] });
+  });
+
+  it('refuses a malformed entry at start-up', () => {
+    expect(() => AppConfig.fromEnv({ ...base, MEDIA_ALLOWED_HOSTS: '10.0.0.0/99' })).toThrow('MEDIA_ALLOWED_HOSTS: "10.0.0.0/99" is not a host, host:port or CIDR range');
+    expect(() => AppConfig.fromEnv({ ...base, MEDIA_ALLOWED_HOSTS: 'https://cdn.example.com' })).toThrow(/not a host, host:port or CIDR range/);
+  });
+});

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Platform, PLATFORMS } from '@app/contracts';
+import { MediaHostAllowList } from '@app/media';
 import { DEFAULT_PLATFORM_ENDPOINTS, PlatformClientOptions, PlatformEndpoints, platformEndpointsFromEnv, RetryPolicy } from '@app/platforms';
 
 export type EventStoreKind = 'postgres' | 'eventstoredb';
@@ -38,6 +39,12 @@ export class AppConfig {
   platformEndpoints: PlatformEndpoints = { ...DEFAULT_PLATFORM_ENDPOINTS };
   /** Overrides of the connectors' retry policy (tests shorten the delays). */
   platformRetry: Partial<RetryPolicy> = {};
+  /**
+   * MEDIA_ALLOWED_HOSTS (comma-separated): hosts, host:port pairs and CIDR ranges the media
+   * fetcher may reach although they are loopback or private (the local sandbox, an internal
+   * CDN); it also fetches plain http: from them. Everything else must be public https.
+   */
+  mediaAllowedHosts: string[] = [];
   /** X posts and replies a workspace may make per calendar month (UTC): set it to your X API plan. */
   xPoolMonthlyPosts = 1_500;
   /** JetStream ack wait of the publisher's consumer; the publisher reports progress while it works. */
@@ -120,6 +127,13 @@ export class AppConfig {
     config.projectionWaitMs = int('PROJECTION_WAIT_MS', config.projectionWaitMs);
     config.publishWaitMs = int('PUBLISH_WAIT_MS', config.publishWaitMs);
     config.platformEndpoints = platformEndpointsFromEnv(env);
+    config.mediaAllowedHosts = (env.MEDIA_ALLOWED_HOSTS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+    try {
+      // Parsed here only to refuse a malformed entry at start-up, not at the first post with media.
+      new MediaHostAllowList(config.mediaAllowedHosts);
+    } catch (error) {
+      errors.push(error instanceof Error ? error.message : String(error));
+    }
     config.xPoolMonthlyPosts = int('X_POOL_MONTHLY_POSTS', config.xPoolMonthlyPosts);
     config.publisherAckWaitMs = int('PUBLISHER_ACK_WAIT_MS', config.publisherAckWaitMs);
     config.publisherMaxDeliver = int('PUBLISHER_MAX_DELIVER', config.publisherMaxDeliver);
@@ -142,9 +156,14 @@ export class AppConfig {
     return config;
   }
 
-  /** What the connectors and the sign-in clients are built from: endpoints, retry policy, LinkedIn version. */
+  /** What the connectors and the sign-in clients are built from: endpoints, retry policy, media allow-list, LinkedIn version. */
   platformClients(): PlatformClientOptions {
-    return { endpoints: this.platformEndpoints, retry: this.platformRetry, ...(this.linkedInApiVersion ? { linkedInApiVersion: this.linkedInApiVersion } : {}) };
+    return {
+      endpoints: this.platformEndpoints,
+      retry: this.platformRetry,
+      media: { allowedHosts: this.mediaAllowedHosts },
+      ...(this.linkedInApiVersion ? { linkedInApiVersion: this.linkedInApiVersion } : {}),
+    };
   }
 
   with(overrides: Partial<AppConfig>): AppConfig {
