@@ -44,7 +44,7 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
   private project(events: RecordedEvent[], checkpoints: CheckpointStore): Promise<void> {
     const position = events[events.length - 1].position;
     return inTransaction(this.pool, async (client) => {
-      await projectBatch(client, events, LIVE_TARGET);
+      await projectBatch(client, events, LIVE_TARGET, (streamId) => this.store.readStream(streamId));
       await checkpoints.save(POST_VIEWS_PROJECTION, position, client);
       await notifyProjectionAdvanced(client, POST_VIEWS_PROJECTION, formatPosition(position));
     });

@@ -1,5 +1,6 @@
 import { Pool } from 'pg';
-import { PostDetail, PostListItem, PostStatus } from '@app/contracts';
+import { AltTexts, PostDetail, PostListItem, PostStatus } from '@app/contracts';
+import { decodeListCursor, encodeListCursor, keyset, ListPage, toPage } from './list-cursor';
 
 interface PostViewRow {
   id: string;
@@ -33,26 +34,35 @@ function toListItem(row: PostViewRow): PostListItem {
 export class PostViewsReader {
   constructor(private readonly pool: Pool) {}
 
-  /** Newest first (created_at, then id: ids are time-ordered UUIDv7). */
-  async list(workspaceId: string, filter: { status?: PostStatus; limit: number }): Promise<PostListItem[]> {
-    const params: unknown[] = [workspaceId, filter.limit];
-    const byStatus = filter.status ? `AND status = $${params.push(filter.status)}` : '';
-    const { rows } = await this.pool.query<PostViewRow>(
-      `SELECT ${LIST_COLUMNS} FROM post_views WHERE workspace_id = $1 ${byStatus} ORDER BY created_at DESC, id DESC LIMIT $2`,
+  /**
+   * One page, newest first (created_at, then id: ids are time-ordered UUIDv7),
+   * after the position a cursor names; created_at never changes, so the keyset
+   * holds while posts are created. A cursor only continues the status it was issued for.
+   */
+  async list(workspaceId: string, filter: { status?: PostStatus; limit: number; cursor?: string }): Promise<ListPage<PostListItem>> {
+    const params: unknown[] = [workspaceId, filter.limit + 1];
+    const boundTo = { status: filter.status };
+    const where = ['workspace_id = $1'];
+    if (filter.status) where.push(`status = $${params.push(filter.status)}`);
+    if (filter.cursor !== undefined) where.push(keyset.after('created_at', params, decodeListCursor(filter.cursor, 'posts', boundTo)));
+    const { rows } = await this.pool.query<PostViewRow & { sort_key_micros: string }>(
+      `SELECT ${LIST_COLUMNS}, ${keyset.sortKeyMicros('created_at')} FROM post_views WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $2`,
       params,
     );
-    return rows.map(toListItem);
+    return toPage(rows, filter.limit, toListItem, (position) => encodeListCursor('posts', boundTo, position));
   }
 
   async get(workspaceId: string, id: string): Promise<PostDetail | null> {
-    const { rows } = await this.pool.query<PostViewRow & { accounts: PostDetail['accounts']; media_urls: string[]; first_comments: string[]; version: number }>(
+    const { rows } = await this.pool.query<PostViewRow & { accounts: PostDetail['accounts']; media_urls: string[]; alt_text: AltTexts; first_comments: string[]; version: number }>(
       `SELECT id, content, platforms, status, scheduled_at, published_at, results, error_message, created_at,
-              accounts, media_urls, first_comments, version
+              accounts, media_urls, alt_text, first_comments, version
        FROM post_views WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, id],
     );
     const row = rows[0];
     if (!row) return null;
-    return { ...toListItem(row), accounts: row.accounts, mediaUrls: row.media_urls, firstComments: row.first_comments, version: row.version };
+    // altText only when some item has one: [] is "none", and the spec's post shape stays as it was without.
+    const altText = row.alt_text.length > 0 ? { altText: row.alt_text } : {};
+    return { ...toListItem(row), accounts: row.accounts, mediaUrls: row.media_urls, ...altText, firstComments: row.first_comments, version: row.version };
   }
 }

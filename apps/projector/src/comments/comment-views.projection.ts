@@ -1,6 +1,7 @@
 import { PoolClient } from 'pg';
 import { CommentEvent, CommentReceivedData } from '@app/contracts';
 import { RecordedEvent } from '@app/event-store';
+import { applyInRevisionOrder, ApplyOutcome, outcomeOfSkip, ReadStream } from '../in-revision-order';
 
 /** The row a CommentReceived starts, in comment_views' column names. */
 function receivedRow(recorded: RecordedEvent) {
@@ -47,6 +48,8 @@ async function insertReceived(client: PoolClient, tables: ViewTables, received: 
 export interface ViewTables {
   postViews: string;
   commentViews: string;
+  /** Ids of the deleted posts: a creation delivered after its deletion stays deleted. */
+  postDeletions: string;
 }
 
 /** A first comment the workspace posted itself: if ingestion stored it first, it leaves the list. */
@@ -57,29 +60,34 @@ export async function ownCommentPosted(client: PoolClient, tables: ViewTables, p
 /**
  * Applies a batch of the feed to a comment_views table (the live one or a
  * rebuild's), inside the caller's transaction. The row's version (events
- * applied) makes it idempotent: a replayed event changes nothing. Events of
- * other streams are not its business.
+ * applied) admits only the stream's next event: a replayed one changes
+ * nothing, and one past a gap makes the row catch up from its stream
+ * (applyInRevisionOrder). Events of other streams are not its business.
  */
-export async function projectCommentEvents(client: PoolClient, events: RecordedEvent[], tables: ViewTables): Promise<void> {
+export async function projectCommentEvents(client: PoolClient, events: RecordedEvent[], tables: ViewTables, readStream: ReadStream): Promise<void> {
   const table = tables.commentViews;
   const commentEvents = events.filter((e) => e.streamId.startsWith('comment-'));
   // CommentReceived is always its stream's first event: inserting the batch's receipts first keeps every comment's order.
   await insertReceived(client, tables, commentEvents.filter((e) => e.type === 'CommentReceived'));
-  for (const recorded of commentEvents) {
+  const apply = async (recorded: RecordedEvent): Promise<ApplyOutcome> => {
     const event = { type: recorded.type, data: recorded.data } as CommentEvent;
     switch (event.type) {
       case 'CommentReceived':
-        break;
-      case 'CommentReplied':
-        await client.query(
-          `UPDATE ${table} SET replied = true, reply_ids = array_append(reply_ids, $3), version = $2 WHERE id = $1 AND version < $2`,
+        // Only a catch-up gets here: the row, inserted now or before, carries the receipt (or it is the workspace's own comment).
+        await insertReceived(client, tables, [recorded]);
+        return outcomeOfSkip(client, table, event.data.commentId, recorded.revision);
+      case 'CommentReplied': {
+        const updated = await client.query(
+          `UPDATE ${table} SET replied = true, reply_ids = array_append(reply_ids, $3), version = $2 WHERE id = $1 AND version = $2 - 1`,
           [event.data.commentId, Number(recorded.revision) + 1, event.data.replyPlatformId],
         );
-        break;
+        return updated.rowCount === 1 ? 'applied' : outcomeOfSkip(client, table, event.data.commentId, recorded.revision);
+      }
       default: {
         const unknown: never = event;
         throw new Error(`unknown comment event ${JSON.stringify(unknown)}`);
       }
     }
-  }
+  };
+  await applyInRevisionOrder(commentEvents.filter((e) => e.type !== 'CommentReceived'), apply, readStream);
 }

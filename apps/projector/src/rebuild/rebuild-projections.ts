@@ -29,6 +29,7 @@ export interface RebuildReport {
 const TABLES: TablePair[] = [
   { live: LIVE_TARGET.postViews, rebuild: REBUILD_TARGET.postViews },
   { live: LIVE_TARGET.commentViews, rebuild: REBUILD_TARGET.commentViews },
+  { live: LIVE_TARGET.postDeletions, rebuild: REBUILD_TARGET.postDeletions },
 ];
 
 /** Lock waits and deadlocks with a projector batch still in flight: the switch is tried again. */
@@ -96,7 +97,7 @@ async function replay(pool: Pool, store: PostgresEventStore, checkpoints: Checkp
     await inTransaction(pool, async (client) => {
       // The checkpoint commits with the rows; losing the last batches to a crash only means replaying them.
       await client.query('SET LOCAL synchronous_commit = off');
-      await projectBatch(client, batch, REBUILD_TARGET);
+      await projectBatch(client, batch, REBUILD_TARGET, (streamId) => store.readStream(streamId));
       await checkpoints.save(REBUILD_TARGET.checkpoint, position, client);
     });
     events += batch.length;
