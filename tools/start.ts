@@ -6,6 +6,7 @@ import { createPool, migrate } from '@app/database';
 import { AccountStore, TokenCipher } from '@app/accounts';
 import { WorkspaceStore } from '@app/workspaces';
 import { RunningPlatformSandbox, startPlatformSandbox } from '../apps/platform-sandbox/src/sandbox';
+import { trustSandboxCa } from '../apps/platform-sandbox/src/sandbox-tls';
 import { connectSandboxAccount } from './local/connect-sandbox-account';
 import { InProcessStack } from './local/in-process-stack';
 import { localDatabase, localNats, LocalState, readLocalState, writeLocalState } from './local/local-environment';
@@ -37,6 +38,11 @@ async function ensureDemoWorkspace(store: WorkspaceStore, accounts: AccountStore
   return state.demo;
 }
 
+/** MEDIA_ALLOWED_HOSTS as configured, plus the sandbox's media host (on loopback, so refused otherwise). */
+function withSandboxMediaHost(configured: string | undefined, mediaUrl: string): string {
+  return [configured, new URL(mediaUrl).host].filter(Boolean).join(',');
+}
+
 /**
  * `npm start`: the whole service on one machine with nothing set up beyond
  * Node — embedded Postgres unless DATABASE_URL, NATS from NATS_URL or a
@@ -54,14 +60,19 @@ async function main(): Promise<void> {
   await migrate(database.databaseUrl);
   // Unless the platforms are configured, everything publishes to the local platform sandbox.
   const configured = Object.keys(process.env).some((name) => name.startsWith('PLATFORM_'));
-  const sandbox = configured ? null : await startPlatformSandbox({ port: Number(process.env.SANDBOX_PORT ?? 4010) });
-  if (sandbox) log(`platform sandbox on ${sandbox.url} (every platform; see ${sandbox.url}/_sandbox/published)`);
+  const sandbox = configured ? null : await startPlatformSandbox({ port: Number(process.env.SANDBOX_PORT ?? 4010), mediaPort: Number(process.env.SANDBOX_MEDIA_PORT ?? 4011) });
+  if (sandbox) {
+    log(`platform sandbox on ${sandbox.url} (every platform; see ${sandbox.url}/_sandbox/published)`);
+    log(`sandbox media host on ${sandbox.mediaUrl} (e.g. ${sandbox.mediaUrl}/media/photo.jpg as a mediaUrl)`);
+    // The media host's certificate comes from the sandbox's own CA; the media fetcher trusts it from here on.
+    trustSandboxCa();
+  }
   const config = AppConfig.fromEnv({
     ...process.env,
     DATABASE_URL: database.databaseUrl,
     NATS_URL: nats.natsUrl,
     TOKEN_ENCRYPTION_KEY: process.env.TOKEN_ENCRYPTION_KEY ?? state.tokenEncryptionKey,
-    ...(sandbox ? { PLATFORM_SANDBOX_URL: sandbox.url } : {}),
+    ...(sandbox ? { PLATFORM_SANDBOX_URL: sandbox.url, MEDIA_ALLOWED_HOSTS: withSandboxMediaHost(process.env.MEDIA_ALLOWED_HOSTS, sandbox.mediaUrl) } : {}),
   });
 
   const pool = createPool(config.databaseUrl, 2);

@@ -103,7 +103,7 @@ describe('comment ingestion (poll and Meta webhook)', () => {
     const account = await world.account(workspaceId, 'instagram');
     const response = await stack.request('POST', '/api/v1/posts', {
       key,
-      body: { content: 'New drop 📸', accounts: [account.id], mediaUrls: ['https://cdn.example.com/drop.jpg'], publishNow: true },
+      body: { content: 'New drop 📸', accounts: [account.id], mediaUrls: [`${stack.sandbox!.mediaUrl}/media/drop.jpg`], publishNow: true },
     });
     expect(response.status).toBe(201);
     expect(response.body.results).toEqual([expect.objectContaining({ platform: 'instagram', success: true })]);

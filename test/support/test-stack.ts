@@ -1,4 +1,8 @@
+import { NatsConnection } from 'nats';
+import { Pool } from 'pg';
 import { AppConfig } from '@app/config';
+import { PG_POOL } from '@app/database';
+import { NATS_CONNECTION } from '@app/messaging';
 import { Platform, PLATFORMS, Scope } from '@app/contracts';
 import { createTestDatabase, TEST_NATS_URL, TestDatabase, testNamespace } from '@app/testing';
 import { sandboxEndpoints } from '@app/platforms';
@@ -7,6 +11,7 @@ import { WorkspaceStore } from '@app/workspaces';
 import { RunningPlatformSandbox, startPlatformSandbox } from '../../apps/platform-sandbox/src/sandbox';
 import { connectSandboxAccount } from '../../tools/local/connect-sandbox-account';
 import { ALL_APPS, AppName, InProcessStack } from '../../tools/local/in-process-stack';
+import { PrivateInfra } from './private-infra';
 
 /**
  * The whole service for one test file: its own database on the real Postgres,
@@ -31,18 +36,24 @@ export class TestStack {
     return this.stack.gatewayUrl;
   }
 
-  static async start(options: { apps?: AppName[]; overrides?: Partial<AppConfig>; sandbox?: boolean } = {}): Promise<TestStack> {
-    const db = await createTestDatabase();
+  /**
+   * `infra`: a PostgreSQL and a nats-server of the test's own (test/support/private-infra.ts),
+   * for tests that stop or kill them; otherwise the machine's shared servers.
+   */
+  static async start(options: { apps?: AppName[]; overrides?: Partial<AppConfig>; sandbox?: boolean; infra?: PrivateInfra } = {}): Promise<TestStack> {
+    const db = await createTestDatabase(options.infra?.postgres.serverUrl);
     const sandbox = options.sandbox ? await startPlatformSandbox() : null;
     const config = new AppConfig().with({
       databaseUrl: db.url,
-      natsUrl: TEST_NATS_URL,
+      natsUrl: options.infra?.nats.url ?? TEST_NATS_URL,
       natsNamespace: testNamespace(),
       port: 0,
       host: '127.0.0.1',
       // Tests never reach a real platform: without a sandbox every endpoint is a closed local port.
       platformEndpoints: sandboxEndpoints(sandbox?.url ?? 'http://127.0.0.1:9'),
       platformRetry: { baseDelayMs: 1, maxDelayMs: 5 },
+      // The sandbox's media host is on loopback: the one private place media may come from in tests.
+      mediaAllowedHosts: sandbox ? [new URL(sandbox.mediaUrl).host] : [],
       // Our app on every platform, as a deployment configures it (renewals authenticate as it).
       platformApps: Object.fromEntries(PLATFORMS.map((platform) => [platform, { clientId: `${platform}-client`, clientSecret: `${platform}-secret` }])),
       oauthCallbackUrl: 'https://api.example.test/api/v1/accounts/connect/callback',
@@ -60,12 +71,40 @@ export class TestStack {
     return app;
   }
 
+  /**
+   * GET /health/ready of one app, through its own HTTP routes (the workers have no
+   * listener here, so the request is injected into their Fastify instance).
+   */
+  async readiness(name: AppName): Promise<{ status: number; body: { status?: string; error?: { code: string; message: string } } }> {
+    const response = await this.app(name).getHttpAdapter().getInstance().inject({ method: 'GET', url: '/health/ready' });
+    return { status: response.statusCode, body: response.json() };
+  }
+
   startApp(name: AppName) {
     return this.stack.startApp(name);
   }
 
   stopApp(name: AppName): Promise<void> {
     return this.stack.stopApp(name);
+  }
+
+  /**
+   * Stops an app as a crash would (kill -9), not as stopApp does (a graceful drain): its NATS
+   * connection is closed without draining, so what it holds unacknowledged is redelivered after
+   * the ack wait, and its database pool ends without waiting for its queries. Nothing of it runs
+   * a shutdown hook first. In this one process its pending promises still settle afterwards, but
+   * they can no longer receive, acknowledge, record or reply; a test that must also keep them off
+   * the platforms stops those calls itself (the sandbox refusing every call for a while).
+   */
+  async killApp(name: AppName): Promise<void> {
+    const app = this.app(name);
+    this.stack.apps.delete(name);
+    const nc = app.get<NatsConnection>(NATS_CONNECTION);
+    const pool = app.get<Pool>(PG_POOL);
+    await nc.close();
+    pool.end().catch(() => undefined);
+    // Its timers (schedulers) would otherwise keep the dead app half-running: released once it is cut off, errors ignored.
+    app.close().catch(() => undefined);
   }
 
   async stop(): Promise<void> {
@@ -83,11 +122,12 @@ export class TestStack {
 
   /**
    * Connects an account as a completed sign-in would: made on the sandbox (filed there under
-   * `tokenOf(handle)`, so tests find its requests and items by it) with the tokens it issued;
+   * `tokenOf(handle)`, so tests find its requests and items by it) with the tokens it issued
+   * and the identity's attributes (a Pinterest `boardId`, as its sign-in picks one);
    * without a sandbox, an identity and token no platform will ever be asked about.
    */
-  async connect(workspaceId: string, platform: Platform, handle: string): Promise<Account> {
-    if (this.sandbox) return connectSandboxAccount(this.accounts, this.sandbox, { workspaceId, platform, handle, key: tokenOf(handle) });
+  async connect(workspaceId: string, platform: Platform, handle: string, attributes?: Record<string, string>): Promise<Account> {
+    if (this.sandbox) return connectSandboxAccount(this.accounts, this.sandbox, { workspaceId, platform, handle, key: tokenOf(handle), attributes });
     const identity = { platformAccountId: `test-${handle.replace(/^@/, '')}`, handle, displayName: handle, instanceUrl: null, attributes: {} };
     const credentials = { kind: 'static' as const, accessToken: tokenOf(handle), refreshToken: null, expiresAt: null, refreshTokenExpiresAt: null, scopes: [] };
     return (await this.accounts.saveSignedIn(workspaceId, { platform, identity, credentials })).account;

@@ -20,9 +20,9 @@ function credentialKind(platform: Platform, hasRefreshToken: boolean): Credentia
 export async function connectSandboxAccount(
   store: AccountStore,
   sandbox: RunningPlatformSandbox,
-  input: { workspaceId: string; platform: Platform; handle: string; key?: string },
+  input: { workspaceId: string; platform: Platform; handle: string; key?: string; attributes?: Record<string, string> },
 ): Promise<Account> {
-  const { identity, tokens } = provisionSignedIn(sandbox, { platform: input.platform, handle: input.handle, key: input.key });
+  const { identity, tokens } = provisionSignedIn(sandbox, { platform: input.platform, handle: input.handle, key: input.key, attributes: input.attributes });
   const saved = await store.saveSignedIn(input.workspaceId, {
     platform: input.platform,
     identity,

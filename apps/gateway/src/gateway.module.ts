@@ -12,10 +12,10 @@ import { WorkspacesModule } from '@app/workspaces';
 import { AccountsController } from './accounts/accounts.controller';
 import { CommentsController } from './comments/comments.controller';
 import { MetaWebhookController } from './comments/meta-webhook.controller';
-import { RawBodyCapture } from './comments/raw-body.capture';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { KeyAuthenticator } from './auth/key-authenticator';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { RequestBounds } from './http/request-bounds';
 import { PostAnswers } from './posts/post-answers';
 import { PostsController } from './posts/posts.controller';
 import { RATE_LIMIT_PROVIDERS } from './rate-limit/rate-limit.providers';
@@ -39,7 +39,7 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: PostViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new PostViewsReader(pool) },
         { provide: CommentViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new CommentViewsReader(pool) },
-        RawBodyCapture,
+        RequestBounds,
         {
           provide: ProjectionWaiter,
           inject: [PG_POOL, AppConfig],

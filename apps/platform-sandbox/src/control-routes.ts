@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isPlatform, Platform } from '@app/contracts';
 import type { FaultRequest } from './faults';
+import type { SandboxMediaHost } from './media-host';
 import { SandboxControl, SandboxControlError } from './sandbox-control';
 
 /**
@@ -13,10 +14,11 @@ import { SandboxControl, SandboxControlError } from './sandbox-control';
  *   POST   /_sandbox/accounts {platform, handle, key?, kind?, ownerKey?, attributes?, scopes?}   an account with tokens
  *   POST   /_sandbox/accounts/:key/revoke   every token of that account stops working
  *   POST   /_sandbox/clock {advanceSeconds}   tokens expire as if that much time had passed
- *   POST   /_sandbox/reset
- *   GET    /_sandbox/media/:name   bytes to stand in for media urls (video/mp4, image/jpeg by extension)
+ *   POST   /_sandbox/reset   (the media host's counts too)
+ *   GET    /_sandbox/media-requests?name=photo.jpg   {count, connections}: requests the media host (sandbox.mediaUrl,
+ *          media-host.ts) got for that file name, and TLS connections in all
  */
-export function registerControlRoutes(app: FastifyInstance, control: SandboxControl): void {
+export function registerControlRoutes(app: FastifyInstance, control: SandboxControl, media: SandboxMediaHost): void {
   app.setErrorHandler((error, _request, reply) => {
     const status = error instanceof SandboxControlError ? error.status : ((error as { statusCode?: number }).statusCode ?? 500);
     reply.code(status).send({ error: { message: error instanceof Error ? error.message : String(error) } });
@@ -82,13 +84,14 @@ export function registerControlRoutes(app: FastifyInstance, control: SandboxCont
 
   app.post('/_sandbox/reset', async (_request, reply) => {
     control.reset();
+    media.reset();
     return reply.code(204).send();
   });
 
-  app.get('/_sandbox/media/:name', async (request, reply) => {
-    const name = (request.params as { name: string }).name;
-    const type = /\.(mp4|mov|m4v|webm)$/i.test(name) ? 'video/mp4' : 'image/jpeg';
-    return reply.type(type).send(Buffer.from(`sandbox media ${name}`.repeat(64)));
+  app.get('/_sandbox/media-requests', async (request) => {
+    const name = (request.query as Record<string, string>).name;
+    if (!name) throw new SandboxControlError(400, 'name (e.g. photo.jpg) is required');
+    return { count: media.requests(name), connections: media.connections() };
   });
 }
 

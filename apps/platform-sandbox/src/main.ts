@@ -1,9 +1,11 @@
+import { sandboxTlsFile } from './sandbox-tls';
 import { startPlatformSandbox } from './sandbox';
 
-/** Runs the platform sandbox standalone: PORT (default 4010), HOST (default 127.0.0.1). */
+/** Runs the platform sandbox standalone: PORT (default 4010), MEDIA_PORT (default 4011), HOST (default 127.0.0.1). */
 async function main(): Promise<void> {
-  const sandbox = await startPlatformSandbox({ port: Number(process.env.PORT ?? 4010), host: process.env.HOST ?? '127.0.0.1' });
+  const sandbox = await startPlatformSandbox({ port: Number(process.env.PORT ?? 4010), mediaPort: Number(process.env.MEDIA_PORT ?? 4011), host: process.env.HOST ?? '127.0.0.1' });
   console.log(`platform sandbox listening on ${sandbox.url} (platforms under /<platform>, control API under /_sandbox)`);
+  console.log(`sandbox media host on ${sandbox.mediaUrl}/media/<name>.<ext> (its CA: ${sandboxTlsFile('ca.crt')}, to trust through NODE_EXTRA_CA_CERTS)`);
   const stop = (): void => {
     void sandbox.close().then(() => process.exit(0));
   };

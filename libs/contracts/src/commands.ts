@@ -40,7 +40,10 @@ export interface EditPostBody {
   accounts?: string[];
   accountIds?: string[];
   platforms?: string[];
+  /** Replacing mediaUrls without altText clears the alt texts. */
   mediaUrls?: string[];
+  /** Alone, it describes the current mediaUrls. */
+  altText?: Array<string | null>;
   firstComments?: string[];
   /** null unschedules (the post becomes a draft). */
   scheduledAt?: string | null;

@@ -5,6 +5,11 @@
  */
 export const ERROR_CODES = {
   invalid_body: { status: 400, description: 'The body is not JSON of the expected shape (a field has the wrong type).' },
+  payload_too_large: { status: 413, description: 'The body is larger than the limit for its route (details.limitBytes).' },
+  uri_too_long: { status: 414, description: 'The request target (path and query string) is longer than the limit (details.limitChars).' },
+  headers_too_large: { status: 431, description: 'The request line and headers together are larger than the server accepts.' },
+  malformed_request: { status: 400, description: 'The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.' },
+  request_timeout: { status: 408, description: 'The request headers or body did not arrive in time; the connection is closed.' },
   invalid_idempotency_key: { status: 400, description: 'The Idempotency-Key header is empty or longer than 255 characters.' },
   unsupported_media_type: { status: 415, description: 'The request body is not application/json.' },
   invalid_if_match: { status: 400, description: 'If-Match is not an ETag this API gave out (a quoted version number).' },
@@ -23,6 +28,8 @@ export const ERROR_CODES = {
   ambiguous_platform: { status: 400, description: 'A platforms entry matches several connected accounts; candidates are listed, send accounts instead.' },
   too_many_media_urls: { status: 400, description: 'More than ten mediaUrls.' },
   invalid_media_url: { status: 400, description: 'A mediaUrls entry is not an absolute https:// URL.' },
+  alt_text_mismatch: { status: 400, description: 'altText does not pair with mediaUrls: it has another number of entries (or there are no mediaUrls).' },
+  alt_text_too_long: { status: 400, description: 'An altText entry is over 1,000 characters.' },
   too_many_first_comments: { status: 400, description: 'More than five firstComments.' },
   first_comment_invalid: { status: 400, description: 'A firstComments entry is empty or over 2,200 characters.' },
   invalid_scheduled_at: { status: 400, description: 'scheduledAt is not a valid ISO 8601 datetime with a time zone.' },

@@ -13,3 +13,4 @@ export * from './comment-api';
 export * from './comment-commands';
 export * from './account-events';
 export * from './account-api';
+export * from './storable-text';

@@ -1,3 +1,4 @@
+import type { AltTexts } from './post-events';
 import type { PostStatus } from './post-status';
 
 /** Body of POST /api/v1/posts after shape validation (types only; rules are the domain's). */
@@ -9,6 +10,8 @@ export interface CreatePostBody {
   scheduledAt?: string;
   publishNow?: boolean;
   mediaUrls?: string[];
+  /** Alt text per media item, in the order of mediaUrls (null or "" for none); see AltTexts. */
+  altText?: Array<string | null>;
   firstComments?: string[];
 }
 
@@ -52,6 +55,8 @@ export interface PostListItem {
 export interface PostDetail extends PostListItem {
   accounts: ResolvedAccountEcho[];
   mediaUrls: string[];
+  /** Present when some media item has alt text: one entry per mediaUrls entry, null where it has none. */
+  altText?: AltTexts;
   firstComments: string[];
   version: number;
 }

@@ -13,11 +13,19 @@ export interface PublishError {
   retryable: boolean;
 }
 
+/**
+ * The alt text of a post's media: [] when no item has any, otherwise one entry
+ * per mediaUrls entry, in its order, null for an item without.
+ */
+export type AltTexts = Array<string | null>;
+
 export interface PostCreatedData {
   postId: string;
   workspaceId: string;
   content: string;
   mediaUrls: string[];
+  /** Absent from events written before alt text existed: none. */
+  altText?: AltTexts;
   firstComments: string[];
   accounts: TargetAccount[];
   scheduledAt: string | null;
@@ -39,6 +47,8 @@ export interface PublishRequestedData {
   accounts: TargetAccount[];
   content: string;
   mediaUrls: string[];
+  /** Absent from events written before alt text existed: none. */
+  altText?: AltTexts;
   firstComments: string[];
   requestedAt: string;
 }
@@ -104,6 +114,8 @@ export interface PostEditedData {
   postId: string;
   content?: string;
   mediaUrls?: string[];
+  /** Set whenever mediaUrls or the alt texts change (new media without alt text: []). */
+  altText?: AltTexts;
   firstComments?: string[];
   accounts?: TargetAccount[];
   /** null: unscheduled (the post is a draft again). */

@@ -2,3 +2,4 @@ export * from './migrate';
 export * from './pool';
 export * from './database.module';
 export * from './transaction';
+export * from './unavailable';

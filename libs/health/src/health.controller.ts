@@ -41,18 +41,51 @@ export class HealthController {
     return { status: 'ok' };
   }
 
+  /**
+   * Every check runs at once and each is given READINESS_CHECK_TIMEOUT_MS: during an outage a
+   * check can wait for ever (a NATS flush while the client reconnects is only answered once the
+   * server is back; a JetStream API request waits its own 5 s timeout), and a probe that hangs
+   * tells the orchestrator nothing. A check that does not answer in time counts as failed.
+   */
   @Get('ready')
   async ready(): Promise<{ status: 'ok' }> {
-    const failures: string[] = [];
-    await this.pool.query('SELECT 1').catch(() => failures.push('postgres'));
-    if (this.nc.isClosed()) failures.push('nats');
-    else await this.nc.flush().catch(() => failures.push('nats'));
-    await this.eventStore()?.ping().catch(() => failures.push('event store'));
+    // The connection checks are reported by name alone; an app's own check also says what is wrong.
+    const checks: { name: string; run: () => Promise<unknown>; explained: boolean }[] = [
+      { name: 'postgres', run: () => this.pool.query('SELECT 1'), explained: false },
+      { name: 'nats', run: () => (this.nc.isClosed() ? Promise.reject(new Error('connection closed')) : this.nc.flush()), explained: false },
+    ];
+    const eventStore = this.eventStore();
+    if (eventStore) checks.push({ name: 'event store', run: () => eventStore.ping(), explained: false });
     for (const check of this.appChecks()) {
-      const problem = await check.problem().catch((error: unknown) => String(error));
-      if (problem) failures.push(`${check.name}: ${problem}`);
+      const run = async () => {
+        const problem = await check.problem();
+        if (problem) throw new Error(problem);
+      };
+      checks.push({ name: check.name, run, explained: true });
     }
+    const outcomes = await Promise.all(
+      checks.map(({ name, run, explained }) =>
+        withinReadinessTimeout(run()).then(
+          () => null,
+          (error: unknown) => (explained ? `${name}: ${error instanceof Error ? error.message : String(error)}` : name),
+        ),
+      ),
+    );
+    const failures = outcomes.filter((failure): failure is string => failure !== null);
     if (failures.length) throw new ServiceUnavailableException({ error: { code: 'service_unavailable', message: `not ready: ${failures.join(', ')}` } });
     return { status: 'ok' };
   }
+}
+
+/** How long one readiness check may take before it counts as failed (probes usually give up after 1 s). */
+export const READINESS_CHECK_TIMEOUT_MS = 800;
+
+function withinReadinessTimeout<T>(check: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${READINESS_CHECK_TIMEOUT_MS} ms`)), READINESS_CHECK_TIMEOUT_MS);
+  });
+  // A check that answers after the timeout must not surface as an unhandled rejection.
+  check.catch(() => undefined);
+  return Promise.race([check, timeout]).finally(() => clearTimeout(timer));
 }

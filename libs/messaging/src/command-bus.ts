@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { ErrorCode, Subjects, CommandName, CommandReply, DomainError } from '@app/contracts';
+import { isDatabaseUnavailable } from '@app/database';
 import { commandsHandled, currentRequestId, extractTraceContext, injectTraceContext, REQUEST_ID_HEADER, runInRequestContext } from '@app/observability';
 import { headers as natsHeaders, JSONCodec, NatsConnection, Subscription, ErrorCode as NatsErrorCode, NatsError } from 'nats';
 
@@ -73,7 +74,10 @@ export function serveCommands(
             } else {
               outcome = 'error';
               onError(error, name as CommandName);
-              reply = { ok: false, error: { code: 'internal_error', message: 'the command failed unexpectedly' } };
+              // A lost database is no fault of the caller, who may retry (503 with Retry-After).
+              reply = isDatabaseUnavailable(error)
+                ? { ok: false, error: { code: 'service_unavailable', message: `the ${name.split('.')[0]} service cannot reach its database; retry later` } }
+                : { ok: false, error: { code: 'internal_error', message: 'the command failed unexpectedly' } };
             }
           }
           msg.respond(codec.encode(reply));

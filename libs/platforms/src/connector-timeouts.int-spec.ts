@@ -22,6 +22,7 @@ beforeAll(async () => {
   connectors = new ConnectorRegistry({
     endpoints: sandboxEndpoints(sandbox.url),
     retry: { baseDelayMs: 1, maxDelayMs: 4, requestTimeoutMs: 150, sleep: async (ms) => void sleeps.push(ms) },
+    media: { allowedHosts: [new URL(sandbox.mediaUrl).host] },
   });
 });
 
@@ -41,7 +42,7 @@ it('a safe call that times out (an Instagram container) is retried and the publi
   sandbox.control.addFault({ platform: 'instagram', account: 'slow-ig', operation: 'container', fault: { type: 'latency', ms: 400 }, times: 1 });
   const outcome = await connectors.get('instagram').publish(account('instagram', 'slow-ig', '1784'), {
     content: 'caption',
-    media: mediaRefs(['https://cdn.example.com/a.jpg']),
+    media: mediaRefs([`${sandbox.mediaUrl}/media/a.jpg`]),
     idempotencyKey: 'k',
   });
   expect(outcome.status).toBe('published');

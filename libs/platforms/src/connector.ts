@@ -46,6 +46,17 @@ export interface PublishRequest {
   idempotencyKey: string;
 }
 
+/** What reconciliation looks a post up by: what was sent, and since when. */
+export interface PublishedLookup extends PublishRequest {
+  /**
+   * When the attempt was requested (ISO 8601; the PublishRequested event's requestedAt), the same
+   * on every delivery: the platform call comes after it, so findPublished looks only at items
+   * created since (less a small clock skew allowance), and an earlier attempt's post with the
+   * same text is never taken for this one.
+   */
+  attemptStartedAt: string;
+}
+
 export interface PlatformError {
   /** A stable snake_case code: ours (`content_too_long`, `media_required`, `rate_limited`...) or the platform's own. */
   code: string;
@@ -114,12 +125,13 @@ export interface PlatformConnector {
    */
   comment(account: ConnectorAccount, target: CommentTarget, text: string, idempotencyKey: string): Promise<PublishOutcome>;
   /**
-   * Reconciliation after an `unknown` outcome: looks the post up among the account's recent
-   * items by exactly what we sent. null = not found, or the platform offers no such lookup
-   * (then the caller ends the attempt as `outcome_unknown`). Throws PlatformCallFailed when
-   * the lookup itself fails, so "could not look" is never mistaken for "not there".
+   * Reconciliation after an `unknown` outcome: looks the post up among the account's items
+   * created since `attemptStartedAt`, by exactly what we sent (text and media count; see
+   * connectors/published-lookup.ts). null = not found. Throws PlatformCallFailed when the lookup
+   * itself fails, or finds several candidates (`lookup_ambiguous`), so "could not look" or
+   * "cannot tell" is never mistaken for "not there", nor another post for this one.
    */
-  findPublished(account: ConnectorAccount, request: PublishRequest): Promise<{ platformPostId: string; url: string } | null>;
+  findPublished(account: ConnectorAccount, request: PublishedLookup): Promise<{ platformPostId: string; url: string } | null>;
   /** Comments (and replies) under one published item, oldest first. Throws PlatformCallFailed on failure. */
   listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]>;
 }

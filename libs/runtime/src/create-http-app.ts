@@ -3,6 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DEFAULT_LOG_LEVELS, JsonLogger, LogDestination, observeHttp } from '@app/observability';
 
+/** Fastify server options as the adapter's own Fastify declares them (the union minus a ready instance). */
+export type FastifyServerOptions = Exclude<NonNullable<ConstructorParameters<typeof FastifyAdapter>[0]>, { server: unknown }>;
+
 /**
  * Every app is a Nest application on Fastify (measured faster than the Express
  * adapter for this API, see README): the gateway serves the API, the workers
@@ -13,6 +16,8 @@ export interface HttpAppOptions {
   logger?: LogLevel[] | false;
   /** Where the JSON log lines go; stdout by default. */
   logDestination?: LogDestination;
+  /** Fastify server options an app needs on top of the shared ones (limits, client error answers). */
+  fastify?: FastifyServerOptions;
 }
 
 /**
@@ -21,7 +26,7 @@ export interface HttpAppOptions {
  */
 export async function createHttpApp(module: DynamicModule, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = options.logger === false ? false : new JsonLogger({ levels: options.logger ?? DEFAULT_LOG_LEVELS, destination: options.logDestination });
-  const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter({ bodyLimit: 1024 * 1024 }), {
+  const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter({ bodyLimit: 1024 * 1024, ...options.fastify }), {
     logger,
     abortOnError: false,
   });

@@ -12,17 +12,20 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-function urlFor(database: string): string {
-  const url = new URL(TEST_SERVER_URL);
+function urlFor(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
   url.pathname = `/${database}`;
   return url.toString();
 }
 
-/** A fresh, migrated database of its own for one test file, on the real server. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database of its own for one test file, on the real server,
+ * or on `serverUrl` (a private server an outage test stops and starts).
+ */
+export async function createTestDatabase(serverUrl = TEST_SERVER_URL): Promise<TestDatabase> {
   const name = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await withServer((client) => client.query(`CREATE DATABASE ${name}`));
-  const url = urlFor(name);
+  await withServer(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = urlFor(serverUrl, name);
   await migrate(url);
   const pool = createPool(url, 20);
   return {
@@ -30,13 +33,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     pool,
     async drop() {
       await pool.end();
-      await withServer((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await withServer(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
 }
 
-async function withServer<T>(fn: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: TEST_SERVER_URL });
+async function withServer<T>(serverUrl: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: serverUrl });
   await client.connect();
   try {
     return await fn(client);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
-import { DomainError, isPlatform, Platform, ReplyToCommentCommand, ReplyToCommentReply } from '@app/contracts';
+import { DomainError, findUnstorableString, isPlatform, Platform, ReplyToCommentBody, ReplyToCommentCommand, ReplyToCommentReply } from '@app/contracts';
 import { PG_POOL } from '@app/database';
 import { ConnectorRegistry, PublishOutcome } from '@app/platforms';
 import { spendXPool, X_QUOTA_EXHAUSTED, XPool } from '@app/quotas';
@@ -31,6 +31,7 @@ export class ReplyToCommentHandler {
 
   async reply(command: ReplyToCommentCommand, requestId: string | undefined): Promise<ReplyToCommentReply> {
     const { workspaceId, body } = command;
+    checkStorable(body);
     if (!isPlatform(body.platform)) throw new DomainError('unknown_platform', `${body.platform} is not a platform this service knows`, { details: { platform: body.platform } });
     checkReplyMessage(body.message);
     const comment = await this.storedComment(workspaceId, body.platform, body.commentId);
@@ -77,6 +78,16 @@ export class ReplyToCommentHandler {
     }
     throw unknownComment();
   }
+}
+
+/**
+ * What is recorded after the platform has the reply (the message, the ids) must
+ * be text storage can hold: checked first, or a reply would go live and then
+ * fail to be recorded, and the client's retry would post it twice.
+ */
+function checkStorable(body: ReplyToCommentBody): void {
+  const unstorable = findUnstorableString(body);
+  if (unstorable) throw new DomainError('invalid_body', `${unstorable.path} ${unstorable.reason}`, { details: { field: unstorable.path, reason: unstorable.reason } });
 }
 
 /** The reply's platform id; a refusal or a lost answer becomes the error the client sees. */

@@ -35,7 +35,7 @@ export class AccountsController {
 
   @Get()
   @RequireScopes('read')
-  @ApiErrors(...AUTHENTICATED_ERRORS)
+  @ApiErrors(...AUTHENTICATED_ERRORS, ...OPERATION_ERRORS.listAccounts)
   @ApiOperation({ summary: "The workspace's accounts with their health: the source of account ids" })
   @ApiOkResponse({ type: AccountListSchema })
   async list(@Principal() principal: KeyPrincipal): Promise<{ accounts: AccountView[] }> {

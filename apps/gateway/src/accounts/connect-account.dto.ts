@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { PLATFORMS, Platform } from '@app/contracts';
 
 /** POST /api/v1/accounts/connect: start a sign-in on the platform. */
@@ -20,11 +20,19 @@ export class StartConnectDto {
   instanceUrl?: string;
 }
 
+/**
+ * A token is sent as an HTTP field value (Authorization: Bearer, RFC 6750 §2.1)
+ * or form field: visible ASCII only. One with other characters can be no
+ * platform's token, and could not even be sent to ask (fetch refuses it).
+ */
+const TOKEN_SYNTAX = /^[\x21-\x7E]+$/;
+const tokenSyntax = (field: string) => Matches(TOKEN_SYNTAX, { message: `${field} must be visible ASCII characters (a token is sent in an HTTP header)` });
+
 /** POST /api/v1/accounts: credentials obtained elsewhere, or a Bluesky app password. */
 export class ConnectWithCredentialsDto {
   @ApiProperty({ enum: PLATFORMS }) @IsIn(PLATFORMS) platform!: Platform;
-  @ApiPropertyOptional({ description: 'the platform access token (every platform but Bluesky)' }) @IsOptional() @IsString() @MaxLength(8192) accessToken?: string;
-  @ApiPropertyOptional({ description: 'its refresh token, so the service can renew it' }) @IsOptional() @IsString() @MaxLength(8192) refreshToken?: string;
+  @ApiPropertyOptional({ description: 'the platform access token (every platform but Bluesky)' }) @IsOptional() @IsString() @MaxLength(8192) @tokenSyntax('accessToken') accessToken?: string;
+  @ApiPropertyOptional({ description: 'its refresh token, so the service can renew it' }) @IsOptional() @IsString() @MaxLength(8192) @tokenSyntax('refreshToken') refreshToken?: string;
   @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'when the access token expires, if known' }) @IsOptional() @IsString() @MaxLength(64) expiresAt?: string;
   @ApiPropertyOptional({ description: 'Mastodon: the instance (https)' }) @IsOptional() @IsString() @MaxLength(2048) instanceUrl?: string;
   @ApiPropertyOptional({ description: 'Bluesky: handle, DID or email' }) @IsOptional() @IsString() @MaxLength(512) handle?: string;

@@ -4,7 +4,7 @@ import { DomainError, Scope } from '@app/contracts';
 import { IS_PUBLIC } from '@app/health';
 import { AuthenticatedRequest } from './principal';
 import { KeyAuthenticator } from './key-authenticator';
-import { REQUIRED_SCOPES } from './scopes.decorator';
+import { BODY_SCOPES, BodyScopes, REQUIRED_SCOPES } from './scopes.decorator';
 
 /** Authorization: Bearer <key> on every route that is not @Public, then the route's scopes. */
 @Injectable()
@@ -24,12 +24,13 @@ export class ApiKeyGuard implements CanActivate {
     if (!principal) throw new DomainError('unauthenticated', 'the API key is not valid or has been revoked');
     request.principal = principal;
     const required = this.reflector.getAllAndOverride<Scope[]>(REQUIRED_SCOPES, targets) ?? [];
-    assertScopes(principal.scopes, required);
+    const bodyScopes = this.reflector.getAllAndOverride<BodyScopes | undefined>(BODY_SCOPES, targets)?.(request.body) ?? [];
+    assertScopes(principal.scopes, [...new Set([...required, ...bodyScopes])]);
     return true;
   }
 }
 
-export function assertScopes(granted: Scope[], required: Scope[]): void {
+function assertScopes(granted: Scope[], required: Scope[]): void {
   const missing = required.filter((scope) => !granted.includes(scope));
   if (missing.length) throw new DomainError('insufficient_scope', `this operation needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`, { details: { missing } });
 }

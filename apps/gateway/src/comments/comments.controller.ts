@@ -31,12 +31,13 @@ export class CommentsController {
 
   @Get()
   @RequireScopes('read')
-  @ApiOperation({ summary: 'List comments, newest first, each classified by sentiment and intent tags' })
+  @ApiOperation({ summary: 'List comments, newest first, each classified by sentiment and intent tags, a page at a time', description: 'nextCursor, passed back as cursor with the same filters, reads the next page; null on the last page.' })
   @ApiOkResponse({ type: CommentListSchema })
   @ApiErrors(...OPERATION_ERRORS.listComments)
-  async list(@Principal() principal: KeyPrincipal, @Query(queryValidation) query: ListCommentsQuery): Promise<{ comments: CommentListItem[] }> {
-    const filter = { platform: query.platform, sentiment: query.sentiment, unreplied: query.unreplied === '1', limit: clampLimit(query.limit) };
-    return { comments: await this.comments.list(principal.workspaceId, filter) };
+  async list(@Principal() principal: KeyPrincipal, @Query(queryValidation) query: ListCommentsQuery): Promise<{ comments: CommentListItem[]; nextCursor: string | null }> {
+    const filter = { platform: query.platform, sentiment: query.sentiment, unreplied: query.unreplied === '1', limit: clampLimit(query.limit), cursor: query.cursor };
+    const page = await this.comments.list(principal.workspaceId, filter);
+    return { comments: page.items, nextCursor: page.nextCursor };
   }
 
   /** Replies publicly, now; answers once the list shows the comment as replied (read-your-writes). */

@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Min } from 'class-validator';
 import { COMMENT_SENTIMENTS, CommentSentiment, LIMITS, Platform, PLATFORMS } from '@app/contracts';
+import { CursorParameter } from '../posts/list-posts.query';
 
 /** GET /api/v1/comments: every filter checked; a value outside its rule is invalid_query. */
 export class ListCommentsQuery {
@@ -14,4 +15,5 @@ export class ListCommentsQuery {
   @IsOptional() @IsIn(['1'], { message: 'unreplied must be 1 when given' }) unreplied?: '1';
   @ApiPropertyOptional({ type: 'integer', minimum: 1, default: LIMITS.listDefault, description: `default ${LIMITS.listDefault}, clamped to ${LIMITS.listMax}` })
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) limit?: number;
+  @CursorParameter() cursor?: string;
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Logger, Post, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AppConfig } from '@app/config';
 import { DomainError, IngestCommentsReply } from '@app/contracts';
@@ -7,7 +7,7 @@ import { CommandClient } from '@app/messaging';
 import { commentsInMetaWebhook, isValidMetaSignature } from './meta-webhook';
 import { ApiErrors } from '../openapi/error-responses';
 import { OPERATION_ERRORS } from '../openapi/operation-errors';
-import { RawBodyRequest } from './raw-body.capture';
+import { RawBodyRequest } from '../http/request-bounds';
 
 /**
  * Meta's webhooks (Facebook Pages feed, Instagram comments). Public: Meta
@@ -18,6 +18,8 @@ import { RawBodyRequest } from './raw-body.capture';
 @Controller('webhooks/meta')
 @Public()
 export class MetaWebhookController {
+  private readonly logger = new Logger(MetaWebhookController.name);
+
   constructor(
     private readonly config: AppConfig,
     private readonly commands: CommandClient,
@@ -45,10 +47,22 @@ export class MetaWebhookController {
     if (!request.rawBody || !isValidMetaSignature(request.rawBody, signature, secret)) {
       throw new DomainError('webhook_signature_invalid', 'X-Hub-Signature-256 is missing or is not sha256=<HMAC-SHA256 of the body with the app secret>');
     }
+    // Meta expects 200 OK for every delivery it should not send again, and retries one that
+    // failed over the next 36 hours (https://developers.facebook.com/docs/graph-api/webhooks/getting-started/).
+    // So: an entry that cannot be read, or that the comments service refuses, is skipped alone
+    // (it would fail on every retry); an unavailable service fails the delivery so Meta sends it
+    // again, which is safe because a comment seen twice is stored once.
+    const { commands, skipped } = commentsInMetaWebhook(request.body);
     let received = 0;
-    for (const command of commentsInMetaWebhook(request.body)) {
-      received += (await this.commands.request<IngestCommentsReply>('comments.ingest-webhook', command, request.id)).received;
+    for (const command of commands) {
+      try {
+        received += (await this.commands.request<IngestCommentsReply>('comments.ingest-webhook', command, request.id)).received;
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code === 'service_unavailable') throw error;
+        this.logger.warn(`Meta webhook: comment ${command.comments[0]?.platformCommentId} refused (${error.code}): ${error.message}`);
+      }
     }
+    if (skipped) this.logger.warn(`Meta webhook: ${skipped} entries skipped (a value out of range, or text that cannot be stored)`);
     return { received };
   }
 }

@@ -37,20 +37,24 @@ describe('comments in a Meta webhook payload', () => {
         },
       ],
     };
-    expect(commentsInMetaWebhook(payload)).toEqual([
-      {
-        platform: 'facebook',
-        platformPostId: '111_222',
-        comments: [{ platformCommentId: '222_333', author: 'Ann', text: 'Nice!', createdAt: '2023-11-14T22:13:20.000Z', url: 'https://www.facebook.com/111/posts/222?comment_id=222_333' }],
-      },
-    ]);
+    expect(commentsInMetaWebhook(payload)).toEqual({
+      commands: [
+        {
+          platform: 'facebook',
+          platformPostId: '111_222',
+          comments: [{ platformCommentId: '222_333', author: 'Ann', text: 'Nice!', createdAt: '2023-11-14T22:13:20.000Z', url: 'https://www.facebook.com/111/posts/222?comment_id=222_333' }],
+        },
+      ],
+      skipped: 0,
+    });
   });
 
   it('reads Instagram comments with their media', () => {
     const payload = { object: 'instagram', entry: [{ id: '17841', changes: [{ field: 'comments', value: { id: '1790', text: 'where to buy?', from: { id: '9', username: 'bo' }, media: { id: '1801' } } }] }] };
-    expect(commentsInMetaWebhook(payload)).toEqual([
-      { platform: 'instagram', platformPostId: '1801', comments: [{ platformCommentId: '1790', author: 'bo', text: 'where to buy?', createdAt: null, url: null }] },
-    ]);
+    expect(commentsInMetaWebhook(payload)).toEqual({
+      commands: [{ platform: 'instagram', platformPostId: '1801', comments: [{ platformCommentId: '1790', author: 'bo', text: 'where to buy?', createdAt: null, url: null }] }],
+      skipped: 0,
+    });
   });
 
   it.each([
@@ -59,6 +63,32 @@ describe('comments in a Meta webhook payload', () => {
     ['a comment without its post', { object: 'page', entry: [{ changes: [{ field: 'feed', value: { item: 'comment', verb: 'add', comment_id: '1' } }] }] }],
     ['not an object', 'hello'],
   ])('finds nothing in %s', (_name, payload) => {
-    expect(commentsInMetaWebhook(payload)).toEqual([]);
+    expect(commentsInMetaWebhook(payload)).toEqual({ commands: [], skipped: 0 });
+  });
+
+  const feedComment = (id: string, extra: Record<string, unknown> = {}) => ({
+    field: 'feed',
+    value: { item: 'comment', verb: 'add', comment_id: id, post_id: '111_222', message: `comment ${id}`, from: { name: 'Ann' }, created_time: 1_700_000_000, ...extra },
+  });
+
+  it.each([
+    ['a created_time no date can be made of', { created_time: -1e20 }],
+    ['a created_time past year 9999', { created_time: 1e300 }],
+    ['a negative created_time', { created_time: -1 }],
+    ['a message with NUL', { message: 'a\u0000b' }],
+    ['a message with a lone surrogate', { message: 'a\uD800' }],
+    ['a comment id with a lone surrogate (would break encodeURIComponent)', { comment_id: '\uDC00' }],
+    ['an author name with NUL', { from: { name: '\u0000' } }],
+  ])('skips only the entry with %s and keeps the comments after it', (_name, bad) => {
+    const payload = { object: 'page', entry: [{ id: '111', changes: [feedComment('1'), feedComment('2', bad), feedComment('3')] }, { id: '111', changes: [feedComment('4')] }] };
+    const { commands, skipped } = commentsInMetaWebhook(payload);
+    expect(skipped).toBe(1);
+    expect(commands.map((command) => command.comments[0].platformCommentId)).toEqual(['1', '3', '4']);
+  });
+
+  it('skips an Instagram comment whose text storage cannot hold', () => {
+    const change = (id: string, text: string) => ({ field: 'comments', value: { id, text, from: { username: 'bo' }, media: { id: '1801' } } });
+    const { commands, skipped } = commentsInMetaWebhook({ object: 'instagram', entry: [{ changes: [change('1', 'fine'), change('2', 'bad\u0000')] }] });
+    expect({ ids: commands.map((command) => command.comments[0].platformCommentId), skipped }).toEqual({ ids: ['1'], skipped: 1 });
   });
 });

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { IncomingComment, IngestWebhookCommentsCommand } from '@app/contracts';
+import { findUnstorableString, IncomingComment, IngestWebhookCommentsCommand } from '@app/contracts';
 
 /**
  * Meta signs every webhook call: X-Hub-Signature-256 is "sha256=" and the hex
@@ -23,24 +23,36 @@ const obj = (value: unknown): Json => (value && typeof value === 'object' && !Ar
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null);
 
-/** Meta gives created_time in Unix seconds on the page feed. */
-function timeOf(value: unknown): string | null {
-  if (typeof value === 'number') return new Date(value * 1000).toISOString();
+/** The last second of year 9999: a later time (or one before 1970) is no comment's. */
+const LATEST_UNIX_SECONDS = 253_402_300_799;
+
+/** An entry that cannot be read as a comment: skipped alone, the rest of the delivery is still taken. */
+const UNREADABLE = 'unreadable';
+
+/**
+ * Meta gives created_time in Unix seconds on the page feed. A number no date can
+ * be made of (-1e20, 1e300) makes the entry unreadable instead of throwing a
+ * RangeError that would lose the comments after it.
+ */
+function timeOf(value: unknown): string | null | typeof UNREADABLE {
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 && value <= LATEST_UNIX_SECONDS ? new Date(value * 1000).toISOString() : UNREADABLE;
   return str(value);
 }
 
 /** A Page feed change: item "comment", verb "add" (edits and removals are not new comments). */
-function facebookComment(value: Json): IngestWebhookCommentsCommand | null {
+function facebookComment(value: Json): IngestWebhookCommentsCommand | typeof UNREADABLE | null {
   if (value.item !== 'comment' || value.verb !== 'add') return null;
   const id = str(value.comment_id);
   const postId = str(value.post_id);
   if (!id || !postId) return null;
   const [pageId, postPart] = postId.split('_');
+  const createdAt = timeOf(value.created_time);
+  if (createdAt === UNREADABLE) return UNREADABLE;
   const comment: IncomingComment = {
     platformCommentId: id,
     author: str(obj(value.from).name) ?? 'unknown',
     text: str(value.message) ?? '',
-    createdAt: timeOf(value.created_time),
+    createdAt,
     url: postPart ? `https://www.facebook.com/${pageId}/posts/${postPart}?comment_id=${encodeURIComponent(id)}` : null,
   };
   return { platform: 'facebook', platformPostId: postId, comments: [comment] };
@@ -55,18 +67,31 @@ function instagramComment(value: Json): IngestWebhookCommentsCommand | null {
   return { platform: 'instagram', platformPostId: mediaId, comments: [comment] };
 }
 
+/** The comments of one delivery, and how many of its comment entries could not be read (and were left out). */
+export interface MetaWebhookComments {
+  commands: IngestWebhookCommentsCommand[];
+  skipped: number;
+}
+
 /**
  * The new comments a webhook payload announces, one command per item.
  * object "page" with field "feed" (Facebook Pages), object "instagram" with
- * field "comments"; every other object, field or change is ignored.
+ * field "comments"; every other object, field or change is ignored. Never
+ * throws: an entry with a value out of range, or a string storage cannot hold
+ * (NUL, a lone surrogate), is skipped and counted, the others are kept.
  */
-export function commentsInMetaWebhook(payload: unknown): IngestWebhookCommentsCommand[] {
+export function commentsInMetaWebhook(payload: unknown): MetaWebhookComments {
   const body = obj(payload);
   const read = body.object === 'page' ? { field: 'feed', parse: facebookComment } : body.object === 'instagram' ? { field: 'comments', parse: instagramComment } : null;
-  if (!read) return [];
-  return list(body.entry)
-    .flatMap((entry) => list(obj(entry).changes))
-    .map(obj)
-    .filter((change) => change.field === read.field)
-    .flatMap((change) => read.parse(obj(change.value)) ?? []);
+  const result: MetaWebhookComments = { commands: [], skipped: 0 };
+  if (!read) return result;
+  for (const change of list(body.entry).flatMap((entry) => list(obj(entry).changes))) {
+    if (obj(change).field !== read.field) continue;
+    const value = obj(obj(change).value);
+    // Checked before reading: a lone surrogate would also make encodeURIComponent throw.
+    const command = findUnstorableString(value) ? UNREADABLE : read.parse(value);
+    if (command === UNREADABLE) result.skipped++;
+    else if (command) result.commands.push(command);
+  }
+  return result;
 }

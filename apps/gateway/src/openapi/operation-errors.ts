@@ -6,8 +6,11 @@ import { ErrorCode } from '@app/contracts';
  * live in ERROR_CODES.
  */
 
-/** A JSON body of the DTO's shape. */
-const BODY_ERRORS: ErrorCode[] = ['unsupported_media_type', 'invalid_body'];
+/** What any request can be refused with before it reaches its operation (HTTP framing, sizes). */
+const REQUEST_ERRORS: ErrorCode[] = ['malformed_request', 'request_timeout', 'uri_too_long', 'headers_too_large'];
+
+/** A JSON body of the DTO's shape, within its size and depth, every string one storage can hold. */
+const BODY_ERRORS: ErrorCode[] = ['unsupported_media_type', 'payload_too_large', 'invalid_body'];
 
 /** The contract's rules on a post's fields (create, and edit for the fields it changes). */
 const POST_RULE_ERRORS: ErrorCode[] = [
@@ -23,6 +26,8 @@ const POST_RULE_ERRORS: ErrorCode[] = [
   'content_too_long',
   'too_many_media_urls',
   'invalid_media_url',
+  'alt_text_mismatch',
+  'alt_text_too_long',
   'too_many_first_comments',
   'first_comment_invalid',
   'invalid_scheduled_at',
@@ -33,7 +38,7 @@ const POST_RULE_ERRORS: ErrorCode[] = [
 /** An existing post addressed by id, with an optional If-Match. */
 const VERSIONED_POST_ERRORS: ErrorCode[] = ['not_found', 'invalid_if_match', 'precondition_failed', 'post_not_editable'];
 
-export const OPERATION_ERRORS = {
+const OPERATION_RULE_ERRORS = {
   createPost: [...BODY_ERRORS, 'invalid_idempotency_key', 'idempotency_key_reused', ...POST_RULE_ERRORS, 'scheduled_and_publish_now', 'account_needs_reauth'],
   listPosts: ['invalid_query'],
   getPost: ['not_found'],
@@ -61,5 +66,12 @@ export const OPERATION_ERRORS = {
   connectWithCredentials: [...BODY_ERRORS, 'invalid_instance_url', 'invalid_credentials', 'platform_unavailable'],
   disconnectAccount: ['not_found'],
   verifyMetaWebhook: ['webhook_verification_failed'],
-  receiveMetaWebhook: ['webhook_signature_invalid', 'internal_error', 'service_unavailable'],
+  listAccounts: [],
+  receiveMetaWebhook: ['payload_too_large', 'invalid_body', 'webhook_signature_invalid', 'internal_error', 'service_unavailable'],
 } satisfies Record<string, ErrorCode[]>;
+
+/** Each operation's codes: the request's, then its own rules'. */
+export const OPERATION_ERRORS = Object.fromEntries(Object.entries(OPERATION_RULE_ERRORS).map(([operation, codes]) => [operation, [...REQUEST_ERRORS, ...codes]])) as Record<
+  keyof typeof OPERATION_RULE_ERRORS,
+  ErrorCode[]
+>;

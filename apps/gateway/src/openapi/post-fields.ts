@@ -32,6 +32,17 @@ export const POST_FIELDS = {
     description: 'ISO 8601 datetime with a zone (Z or ±hh:mm), in the future. Omit for a draft.',
   },
   mediaUrls: { type: [String], nullable: true, maxItems: LIMITS.mediaUrlsPerPost, description: `Up to ${LIMITS.mediaUrlsPerPost} absolute https:// URLs.` },
+  altText: {
+    type: 'array',
+    items: { type: 'string', nullable: true, maxLength: LIMITS.altTextMaxChars },
+    nullable: true,
+    maxItems: LIMITS.mediaUrlsPerPost,
+    description:
+      `Alt text per media item, in the order of mediaUrls: one entry per mediaUrls entry, each up to ${LIMITS.altTextMaxChars.toLocaleString('en')} characters ` +
+      '(X\'s limit, the smallest of the platforms), null or "" for an item without; [] for none. Only with mediaUrls. ' +
+      'Sent to each platform that takes alt text. In an edit, altText alone describes the current mediaUrls, and new mediaUrls without altText have none.',
+    example: ['A red bicycle against a white wall', null],
+  },
   firstComments: {
     type: [String],
     nullable: true,

@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
 import { CreatePostBody } from '@app/contracts';
 import { POST_FIELDS } from '../openapi/post-fields';
+import { IsStringOrNull } from './is-string-or-null';
 
 /**
  * The body's shape (types only). The contract's rules — lengths, counts, URL
@@ -18,6 +19,7 @@ export class CreatePostDto {
   @ApiPropertyOptional({ type: Boolean, nullable: true, description: 'Publish immediately, with a result per account; needs the publish scope. Not with scheduledAt.' })
   @IsOptional() @IsBoolean() publishNow?: boolean | null;
   @ApiPropertyOptional(POST_FIELDS.mediaUrls) @IsOptional() @IsArray() @IsString({ each: true }) mediaUrls?: string[] | null;
+  @ApiPropertyOptional(POST_FIELDS.altText) @IsOptional() @IsArray() @IsStringOrNull({ each: true }) altText?: Array<string | null> | null;
   @ApiPropertyOptional(POST_FIELDS.firstComments) @IsOptional() @IsArray() @IsString({ each: true }) firstComments?: string[] | null;
 }
 

@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsOptional, IsString } from 'class-validator';
 import { EditPostBody } from '@app/contracts';
 import { POST_FIELDS } from '../openapi/post-fields';
+import { IsStringOrNull } from './is-string-or-null';
 
 /** PATCH body: the fields to change, with the create's types (rules are the posts service's). */
 export class EditPostDto {
@@ -13,6 +14,7 @@ export class EditPostDto {
   /** null unschedules: the post becomes a draft. */
   @ApiPropertyOptional({ ...POST_FIELDS.scheduledAt, description: `${POST_FIELDS.scheduledAt.description} null unschedules (the post becomes a draft).` }) @IsOptional() @IsString() scheduledAt?: string | null;
   @ApiPropertyOptional(POST_FIELDS.mediaUrls) @IsOptional() @IsArray() @IsString({ each: true }) mediaUrls?: string[] | null;
+  @ApiPropertyOptional(POST_FIELDS.altText) @IsOptional() @IsArray() @IsStringOrNull({ each: true }) altText?: Array<string | null> | null;
   @ApiPropertyOptional(POST_FIELDS.firstComments) @IsOptional() @IsArray() @IsString({ each: true }) firstComments?: string[] | null;
 }
 

@@ -17,9 +17,8 @@ import {
 import { CommandClient } from '@app/messaging';
 import { PostViewsReader } from '@app/read-models';
 import { KeyPrincipal } from '@app/workspaces';
-import { assertScopes } from '../auth/api-key.guard';
 import { Principal } from '../auth/principal';
-import { RequireScopes } from '../auth/scopes.decorator';
+import { RequireScopes, RequireScopesForBody } from '../auth/scopes.decorator';
 import { ApiErrors, AUTHENTICATED_ERRORS } from '../openapi/error-responses';
 import { OPERATION_ERRORS } from '../openapi/operation-errors';
 import { ApiIfMatch, ApiPostAnswer, ApiPostId, ApiStillPublishing } from '../openapi/post-operations';
@@ -59,6 +58,8 @@ export class PostsController {
 
   @Post()
   @RequireScopes('write')
+  // The DTO has not checked the body yet: only a literal true publishes, anything else is a draft or refused by it.
+  @RequireScopesForBody((body) => ((body as { publishNow?: unknown } | null)?.publishNow === true ? ['publish'] : []))
   @ApiOperation({
     summary: 'Create a post: a draft, a scheduled post, or published now',
     description: 'Neither scheduledAt nor publishNow: a draft. scheduledAt: scheduled. publishNow: published, with a result per account; needs the publish scope as well as write.',
@@ -74,7 +75,6 @@ export class PostsController {
     @Headers('x-request-id') requestId: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatePostResponse> {
-    if (dto.publishNow === true) assertScopes(principal.scopes, ['write', 'publish']);
     if (idempotencyKey !== undefined && (idempotencyKey.trim() === '' || idempotencyKey.length > 255)) {
       throw new DomainError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 characters');
     }
@@ -120,11 +120,12 @@ export class PostsController {
 
   @Get()
   @RequireScopes('read')
-  @ApiOperation({ summary: 'List posts, newest first' })
+  @ApiOperation({ summary: 'List posts, newest first, a page at a time', description: 'nextCursor, passed back as cursor with the same filters, reads the next page; null on the last page.' })
   @ApiOkResponse({ type: PostListSchema })
   @ApiErrors(...OPERATION_ERRORS.listPosts)
-  async list(@Principal() principal: KeyPrincipal, @Query(queryValidation) query: ListPostsQuery): Promise<{ posts: PostListItem[] }> {
-    return { posts: await this.posts.list(principal.workspaceId, { status: query.status, limit: clampLimit(query.limit) }) };
+  async list(@Principal() principal: KeyPrincipal, @Query(queryValidation) query: ListPostsQuery): Promise<{ posts: PostListItem[]; nextCursor: string | null }> {
+    const page = await this.posts.list(principal.workspaceId, { status: query.status, limit: clampLimit(query.limit), cursor: query.cursor });
+    return { posts: page.items, nextCursor: page.nextCursor };
   }
 
   @Get(':id')

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { graphemeLength, utf8ByteLength } from '@app/platforms/content/text-length';
 import type { SandboxIdentity } from '../auth/authority';
-import { field, NewComment, PlatformDialect, PlatformRefusal, required, resetEpochSeconds, rootPostId } from '../dialect';
-import type { SandboxItem, SandboxStore } from '../store';
+import { field, NewComment, PlatformDialect, PlatformRefusal, required, resetEpochSeconds, rootPostId, RouteContext } from '../dialect';
+import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
+import { inspectUpload } from './uploaded-media';
+import { pageOf, pageSize } from './listing';
 
 const COLLECTION = 'app.bsky.feed.post';
 const BASE32_SORTABLE = '234567abcdefghijklmnopqrstuvwxyz';
@@ -22,9 +24,102 @@ function cid(uri: string): string {
   return `bafyrei${createHash('sha256').update(uri).digest('hex').slice(0, 52)}`;
 }
 
-function storeRecord(store: SandboxStore, item: Omit<SandboxItem, 'id' | 'createdAt' | 'extra' | 'media'> & { media?: SandboxItem['media'] }, repo: string, reply?: unknown): SandboxItem {
+function storeRecord(store: SandboxStore, item: Omit<SandboxItem, 'id' | 'createdAt' | 'extra' | 'media'> & { media?: SandboxItem['media'] }, repo: string, reply?: unknown, embed?: unknown): SandboxItem {
   const uri = `at://${repo}/${COLLECTION}/${tid(store)}`;
-  return store.add({ ...item, id: uri, extra: { cid: cid(uri), record: JSON.stringify({ $type: COLLECTION, text: item.text, createdAt: new Date().toISOString(), ...(reply ? { reply } : {}) }) } });
+  const record = { $type: COLLECTION, text: item.text, createdAt: new Date().toISOString(), ...(reply ? { reply } : {}), ...(embed ? { embed } : {}) };
+  return store.add({ ...item, id: uri, extra: { cid: cid(uri), record: JSON.stringify(record) } });
+}
+
+/**
+ * The PDS's blob limit: bsky.social takes blobs up to the largest a record accepts, a video's
+ * 100,000,000 bytes; a larger body is refused before it is stored (413 PayloadTooLarge).
+ */
+const BLOB_UPLOAD_LIMIT = 100_000_000;
+
+/**
+ * What the embeds accept (lexicons/app/bsky/embed/images.json and video.json in
+ * bluesky-social/atproto): up to 4 images, each an image/* blob of at most 2,000,000 bytes with
+ * a required `alt`; or one video/mp4 blob of at most 100,000,000 bytes whose `alt` takes at
+ * most 1,000 graphemes.
+ */
+const MAX_IMAGES = 4;
+const IMAGE_BLOB = { accept: 'image/*', maxSize: 2_000_000 };
+const VIDEO_BLOB = { accept: 'video/mp4', maxSize: 100_000_000 };
+const VIDEO_ALT_GRAPHEMES = 1_000;
+
+/**
+ * com.atproto.repo.uploadBlob (https://docs.bsky.app/docs/api/com-atproto-repo-upload-blob):
+ * the raw body is stored as a blob of the session's repo, its type sniffed from the bytes
+ * (the reference PDS trusts the bytes before the Content-Type header), and answered as
+ * {blob: {$type: 'blob', ref: {$link: cid}, mimeType, size}}. A blob is ready at once: the
+ * PDS does not process it.
+ */
+function uploadBlob({ store, account, body, headers }: RouteContext) {
+  if (!Buffer.isBuffer(body) || body.length === 0) throw new PlatformRefusal(400, 'InvalidRequest', 'Request body must be the blob bytes');
+  if (body.length > BLOB_UPLOAD_LIMIT) throw new PlatformRefusal(413, 'PayloadTooLarge', 'request entity too large');
+  const inspected = inspectUpload(body);
+  const mimeType = inspected.contentType === 'application/octet-stream' ? String(headers['content-type'] ?? inspected.contentType) : inspected.contentType;
+  const ref = `bafkrei${createHash('sha256').update(body).digest('hex').slice(0, 52)}`;
+  // Content-addressed: the same bytes from another repo are the same cid, held by that repo too.
+  const existing = store.upload('bluesky', ref);
+  if (existing) existing.extra[`repo:${account}`] = 'held';
+  else {
+    store.addUpload({
+      platform: 'bluesky', account, id: ref, ...inspected, contentType: mimeType, declaredBytes: body.length, receivedBytes: body.length,
+      altText: null, state: 'ready', readyAt: Date.now(),
+    });
+  }
+  return { body: { blob: { $type: 'blob', ref: { $link: ref }, mimeType, size: body.length } } };
+}
+
+/**
+ * The blobs an embed references, checked as the PDS checks a record's blobs (packages/pds
+ * blob transactor): each must be a blob this repo uploaded (BlobNotFound), of an accepted type
+ * (InvalidMimeType) and size (BlobTooLarge); the images and video lexicons' own bounds are
+ * validation errors of the record. Answers the uploads with their alt text, in order.
+ */
+function embeddedUploads(store: SandboxStore, account: string, embed: unknown): SandboxUpload[] {
+  const type = field(embed, '$type');
+  if (type === 'app.bsky.embed.images') {
+    const images = field(embed, 'images');
+    if (!Array.isArray(images)) throw invalidRecord('Record/embed/images must be an array');
+    if (images.length > MAX_IMAGES) throw invalidRecord(`Record/embed/images must not have more than ${MAX_IMAGES} elements`);
+    return images.map((image, index) => {
+      const alt = field(image, 'alt');
+      if (typeof alt !== 'string') throw invalidRecord(`Record/embed/images/${index} must have the property "alt"`);
+      return withAlt(referencedBlob(store, account, field(image, 'image'), IMAGE_BLOB), alt);
+    });
+  }
+  if (type === 'app.bsky.embed.video') {
+    const alt = field(embed, 'alt');
+    if (alt !== undefined && (typeof alt !== 'string' || graphemeLength(alt) > VIDEO_ALT_GRAPHEMES)) {
+      throw invalidRecord(`Record/embed/alt must not be longer than ${VIDEO_ALT_GRAPHEMES} graphemes`);
+    }
+    return [withAlt(referencedBlob(store, account, field(embed, 'video'), VIDEO_BLOB), typeof alt === 'string' ? alt : '')];
+  }
+  throw invalidRecord('the sandbox plays only app.bsky.embed.images and app.bsky.embed.video embeds');
+}
+
+function referencedBlob(store: SandboxStore, account: string, blob: unknown, constraint: { accept: string; maxSize: number }): SandboxUpload {
+  const ref = field(field(blob, 'ref'), '$link');
+  const upload = typeof ref === 'string' ? store.upload('bluesky', ref) : undefined;
+  const held = upload !== undefined && (upload.account === account || upload.extra[`repo:${account}`] === 'held');
+  if (!upload || !held) throw new PlatformRefusal(400, 'BlobNotFound', `Could not find blob: ${String(ref)}`);
+  const accepted = constraint.accept.endsWith('/*') ? upload.contentType.startsWith(constraint.accept.slice(0, -1)) : upload.contentType === constraint.accept;
+  if (!accepted) throw new PlatformRefusal(400, 'InvalidMimeType', `Wrong type of file. It is ${upload.contentType} but it must match ${constraint.accept}.`);
+  if (upload.receivedBytes > constraint.maxSize) {
+    throw new PlatformRefusal(400, 'BlobTooLarge', `This file is too large. It is ${upload.receivedBytes} bytes but the maximum size is ${constraint.maxSize} bytes.`);
+  }
+  return upload;
+}
+
+/** The same blob may appear in several records; each item keeps its own alt text. */
+function withAlt(upload: SandboxUpload, alt: string): SandboxUpload {
+  return { ...upload, altText: alt === '' ? null : alt };
+}
+
+function invalidRecord(message: string): PlatformRefusal {
+  return new PlatformRefusal(400, 'InvalidRequest', `Invalid app.bsky.feed.post record: ${message}`);
 }
 
 function createComment(store: SandboxStore, { account, parent, text, author }: NewComment): SandboxItem {
@@ -77,7 +172,7 @@ function ownRepo(store: SandboxStore, identity: SandboxIdentity | null, repo: st
   throw new PlatformRefusal(401, 'AuthenticationRequired', 'Authentication Required');
 }
 
-/** Bluesky PDS/AppView XRPC: createRecord, getRecord, listRecords, getPostThread. */
+/** Bluesky PDS/AppView XRPC: uploadBlob, createRecord (with image and video embeds), getRecord, listRecords, getPostThread. */
 export const blueskyDialect: PlatformDialect = {
   platform: 'bluesky',
   error: xrpcError,
@@ -92,6 +187,7 @@ export const blueskyDialect: PlatformDialect = {
   }),
   createComment,
   routes: [
+    { method: 'POST', url: '/xrpc/com.atproto.repo.uploadBlob', operation: 'upload', handle: uploadBlob },
     {
       method: 'POST',
       url: '/xrpc/com.atproto.repo.createRecord',
@@ -113,7 +209,10 @@ export const blueskyDialect: PlatformDialect = {
           if (field(field(reply, 'parent'), 'cid') !== parent.extra.cid) throw new PlatformRefusal(400, 'InvalidRequest', 'reply.parent.cid does not match');
           item = createComment(store, { account, parent, text, author: repo });
         } else {
-          item = storeRecord(store, { platform: 'bluesky', account, owner: repo, kind: 'post', text, mediaUrls: [], parentId: null, postId: null, author: repo }, repo);
+          const embed = field(record, 'embed');
+          const media = embed === undefined ? [] : embeddedUploads(store, account, embed);
+          item = storeRecord(store, { platform: 'bluesky', account, owner: repo, kind: 'post', text, mediaUrls: [], media, parentId: null, postId: null, author: repo }, repo, undefined, embed);
+          for (const upload of media) upload.attachedTo = store.upload('bluesky', upload.id)!.attachedTo = item.id;
         }
         return { body: { uri: item.id, cid: item.extra.cid, commit: { cid: cid(`${item.id}#commit`), rev: item.id.split('/').pop() }, validationStatus: 'valid' } };
       },
@@ -131,9 +230,16 @@ export const blueskyDialect: PlatformDialect = {
       method: 'GET',
       url: '/xrpc/com.atproto.repo.listRecords',
       operation: 'lookup',
-      handle: ({ store, account, query }) => ({
-        body: { records: store.postsOf('bluesky', account, query.repo).map((item) => ({ uri: item.id, cid: item.extra.cid, value: recordOf(item) })) },
-      }),
+      // "com.atproto.repo.listRecords" (https://docs.bsky.app/docs/api/com-atproto-repo-list-records): repo, collection,
+      // limit 1-100 (default 50), cursor; newest first unless `reverse`; a cursor while more records remain.
+      handle: ({ store, account, query }) => {
+        const refusal = (message: string) => new PlatformRefusal(400, 'InvalidRequest', message);
+        required(query.collection, 'collection', 'InvalidRequest');
+        const records = store.postsOf('bluesky', account, query.repo);
+        if (query.reverse === 'true') records.reverse();
+        const { page, next } = pageOf(records, query.cursor, pageSize(query.limit, { min: 1, max: 100, default: 50 }, refusal), refusal);
+        return { body: { records: page.map((item) => ({ uri: item.id, cid: item.extra.cid, value: recordOf(item) })), ...(next ? { cursor: next } : {}) } };
+      },
     },
     {
       method: 'GET',

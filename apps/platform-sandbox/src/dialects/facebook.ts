@@ -1,6 +1,10 @@
-import { existing, field, NewComment, PlatformDialect, required, rootPostId, RouteContext } from '../dialect';
-import type { SandboxItem, SandboxStore } from '../store';
-import { businessUseCaseLimited, graphError, graphUnauthorized, requireActingFor } from './meta-graph';
+import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteAnswer, RouteContext } from '../dialect';
+import { isSandboxFilePart } from '../multipart';
+import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
+import { businessUseCaseLimited, graphError, graphId, graphUnauthorized, pullableMedia, requireActingFor, stringParam } from './meta-graph';
+import { startProcessing } from './media-processing';
+import { inspectUpload } from './uploaded-media';
+import { createdSince, graphTime, pageOf, pageSize } from './listing';
 
 function createComment(store: SandboxStore, { account, parent, text, author }: NewComment): SandboxItem {
   const postId = rootPostId(parent);
@@ -31,7 +35,160 @@ function requirePageToken(ctx: RouteContext): void {
     '(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with sufficient administrative permission');
 }
 
-/** Facebook Pages on the Graph API: /{page-id}/feed, /{object-id}/comments. */
+const MIB = 1024 * 1024;
+/** Photo reference (https://developers.facebook.com/docs/graph-api/reference/photo/): less than 10 MB. */
+const PHOTO_MAX_BYTES = 10 * MIB - 1;
+/** "Uploading Photos" (https://developers.facebook.com/docs/graph-api/photo-uploads): JPEG, BMP, PNG, GIF, TIFF (those the sandbox can recognise). */
+const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif'];
+/** "Uploading Videos" (https://developers.facebook.com/docs/graph-api/video-uploads), resumable upload: up to 1.75 GB (and 45 minutes). */
+const VIDEO_MAX_BYTES = 1.75 * 1024 * MIB;
+/** The byte range the sandbox asks for per transfer (Graph chooses it; clients send what start/end_offset name). */
+const TRANSFER_CHUNK_BYTES = 1 * MIB;
+
+/**
+ * A photo for `POST /{page-id}/photos`: the bytes as the multipart part `source`, or a `url`
+ * Graph downloads (Uploading Photos, "To specify a photo you can use two methods").
+ * A missing or unreadable image is Graph's #324.
+ */
+function receivedPhoto(ctx: RouteContext, id: string, altText: string | null): SandboxUpload {
+  const { store, account, body } = ctx;
+  const source = field(body, 'source');
+  const url = stringParam((body ?? {}) as Record<string, unknown>, 'url');
+  let found: { contentType: string; bytes: number; width: number | null; height: number | null } | null = null;
+  if (isSandboxFilePart(source)) found = { ...inspectUpload(source.bytes), bytes: source.bytes.length };
+  else if (url) {
+    const media = pullableMedia(url);
+    if (media) found = { contentType: media.contentType, bytes: media.bytes, width: media.width, height: media.height };
+  }
+  if (!found || !PHOTO_TYPES.includes(found.contentType)) throw new PlatformRefusal(400, '324', '(#324) Requires upload file: missing or invalid image file');
+  if (found.bytes > PHOTO_MAX_BYTES) throw new PlatformRefusal(400, '100', '(#100) The photo must be less than 10 MB');
+  return store.addUpload({
+    platform: 'facebook', account, id, contentType: found.contentType, declaredBytes: found.bytes, receivedBytes: found.bytes,
+    width: found.width, height: found.height, durationSeconds: null, altText, state: 'ready', readyAt: Date.now(), extra: { kind: 'photo' },
+  });
+}
+
+/**
+ * `attached_media[n]={"media_fbid":"<id>"}` of a feed post (Page Feed reference): this page's
+ * unpublished photos, each attached once; anything else is an invalid parameter.
+ */
+function attachedPhotos(ctx: RouteContext): SandboxUpload[] {
+  const input = (ctx.body ?? {}) as Record<string, unknown>;
+  const entries = Object.keys(input)
+    .map((key) => [key, /^attached_media\[(\d+)\]$/.exec(key)] as const)
+    .filter((entry): entry is readonly [string, RegExpExecArray] => entry[1] !== null)
+    .sort((a, b) => Number(a[1][1]) - Number(b[1][1]));
+  return entries.map(([key]) => {
+    let mediaFbid: unknown;
+    try {
+      mediaFbid = field(JSON.parse(String(input[key])), 'media_fbid');
+    } catch {
+      mediaFbid = undefined;
+    }
+    const photo = typeof mediaFbid === 'string' ? ctx.store.upload('facebook', mediaFbid) : undefined;
+    if (!photo || photo.account !== ctx.account || photo.extra.kind !== 'photo' || photo.extra.unpublished !== 'true') {
+      throw new PlatformRefusal(400, '100', `(#100) param ${key} must be an unpublished photo of this page`);
+    }
+    if (photo.attachedTo) throw new PlatformRefusal(400, '100', `(#100) The photo in ${key} is already attached to ${photo.attachedTo}`);
+    return photo;
+  });
+}
+
+function newPost(ctx: RouteContext, text: string, media: SandboxUpload[], options: { id?: string; mediaUrls?: string[]; kind?: string } = {}): SandboxItem {
+  const { store, account, params } = ctx;
+  const item = store.add({
+    platform: 'facebook', account, owner: params.node, id: options.id ?? `${params.node}_${store.nextSeq()}`, kind: 'post',
+    text, mediaUrls: options.mediaUrls ?? [], media, parentId: null, postId: null, author: params.node, extra: options.kind ? { kind: options.kind } : {},
+  });
+  for (const upload of media) upload.attachedTo = item.id;
+  return item;
+}
+
+/** The upload session a transfer or finish names: made by this account's start phase. */
+function uploadSession(ctx: RouteContext): { session: string; video: SandboxUpload } {
+  const session = required(field(ctx.body, 'upload_session_id'), 'upload_session_id', '100');
+  const pending = ctx.store.pending.get(session);
+  const video = pending && pending.platform === 'facebook' && pending.account === ctx.account ? ctx.store.upload('facebook', String(pending.params.video_id)) : undefined;
+  if (!pending || !video) throw new PlatformRefusal(400, '100', `(#100) Invalid upload_session_id ${session}`);
+  if (pending.consumedBy) throw new PlatformRefusal(400, '100', `(#100) The upload session ${session} is finished`);
+  return { session, video };
+}
+
+/** The byte range Graph asks for next: from what arrived, one transfer chunk at most (equal offsets once every byte arrived). */
+function nextRange(video: SandboxUpload): { start_offset: string; end_offset: string } {
+  return { start_offset: String(video.receivedBytes), end_offset: String(Math.min(video.receivedBytes + TRANSFER_CHUNK_BYTES, video.declaredBytes)) };
+}
+
+/**
+ * The resumable video upload on `POST /{page-id}/videos` (Uploading Videos, "Resumable
+ * Upload"): `upload_phase=start` (file_size) answers video_id, upload_session_id and the
+ * first start/end_offset; `transfer` takes `video_file_chunk` at `start_offset` and answers
+ * the next range (a range sent again is answered with the current one, as a retried chunk
+ * needs); `finish` publishes the video with its description, which Facebook then processes.
+ * A format it does not take is #352.
+ */
+function videoPhase(ctx: RouteContext): RouteAnswer {
+  const { store, account, params, body } = ctx;
+  const phase = required(field(body, 'upload_phase'), 'upload_phase', '100');
+  if (phase === 'start') {
+    const size = Number(required(field(body, 'file_size'), 'file_size', '100'));
+    if (!Number.isSafeInteger(size) || size <= 0) throw new PlatformRefusal(400, '100', '(#100) file_size must be a positive number of bytes');
+    if (size > VIDEO_MAX_BYTES) throw new PlatformRefusal(400, '100', '(#100) The video is larger than 1.75 GB, the most the resumable upload takes');
+    const videoId = graphId(store);
+    const session = graphId(store);
+    const video = store.addUpload({
+      platform: 'facebook', account, id: videoId, contentType: 'application/octet-stream', declaredBytes: size, receivedBytes: 0,
+      width: null, height: null, durationSeconds: null, altText: null, state: 'uploading', readyAt: Date.now(), extra: { kind: 'video' },
+    });
+    store.pending.set(session, { platform: 'facebook', account, owner: params.node, params: { video_id: videoId }, consumedBy: null });
+    return { body: { video_id: videoId, upload_session_id: session, ...nextRange(video) } };
+  }
+  const { session, video } = uploadSession(ctx);
+  if (phase === 'transfer') {
+    const chunk = field(body, 'video_file_chunk');
+    if (!isSandboxFilePart(chunk)) throw new PlatformRefusal(400, '100', '(#100) video_file_chunk is required');
+    const offset = Number(required(field(body, 'start_offset'), 'start_offset', '100'));
+    if (offset < video.receivedBytes) return { body: nextRange(video) };
+    if (offset !== video.receivedBytes || offset + chunk.bytes.length > video.declaredBytes) {
+      throw new PlatformRefusal(400, '100', `(#100) start_offset ${offset} does not match the upload (expected ${video.receivedBytes})`);
+    }
+    if (offset === 0) {
+      const found = inspectUpload(chunk.bytes);
+      if (found.contentType !== 'video/mp4' && found.contentType !== 'video/quicktime') {
+        throw new PlatformRefusal(400, '352', "(#352) Sorry, the video file you selected is in a format that we don't support.");
+      }
+      // "Resumable upload supports uploading videos that are up to 1.75GB and 45 minutes long";
+      // "The aspect ratio of the video must be between 9x16 and 16x9" (Uploading Videos).
+      if (found.durationSeconds !== null && found.durationSeconds > 45 * 60) throw new PlatformRefusal(400, '100', '(#100) The video is longer than 45 minutes');
+      const ratio = found.width && found.height ? found.width / found.height : null;
+      if (ratio !== null && (ratio < 9 / 16 || ratio > 16 / 9)) throw new PlatformRefusal(400, '100', '(#100) The aspect ratio of the video must be between 9x16 and 16x9');
+      Object.assign(video, found);
+      // What the shared processing plan reads (media-processing.ts): the name the file was sent under.
+      video.extra.fileName = chunk.filename;
+    }
+    video.receivedBytes += chunk.bytes.length;
+    return { body: nextRange(video) };
+  }
+  if (phase !== 'finish') throw new PlatformRefusal(400, '100', `(#100) Invalid upload_phase ${phase}`);
+  if (video.receivedBytes < video.declaredBytes) throw new PlatformRefusal(400, '100', `(#100) The upload is incomplete: ${video.receivedBytes} of ${video.declaredBytes} bytes`);
+  startProcessing(video, video.extra.fileName ?? '');
+  const item = newPost(ctx, stringParam((body ?? {}) as Record<string, unknown>, 'description') ?? '', [video], { id: video.id, kind: 'video' });
+  store.pending.get(session)!.consumedBy = item.id;
+  return { body: { success: true } };
+}
+
+/** A feed story's attachment (StoryAttachment): a video, a photo, or an album whose subattachments are its photos. */
+function feedAttachment(item: SandboxItem) {
+  if (item.extra.kind === 'video') return { media_type: 'video', target: { id: item.id, url: permalinkOf(item) } };
+  if (item.media.length === 1) return { media_type: 'photo', target: { id: item.media[0].id } };
+  return { media_type: 'album', subattachments: { data: item.media.map((photo) => ({ media_type: 'photo', target: { id: photo.id } })) } };
+}
+
+function permalinkOf(item: SandboxItem): string {
+  return item.extra.kind === 'video' ? `https://www.facebook.com/${item.owner}/videos/${item.id}` : `https://www.facebook.com/${item.id.replace('_', '/posts/')}`;
+}
+
+/** Facebook Pages on the Graph API: /{page-id}/feed, /photos and /videos, /{object-id}/comments. */
 export const facebookDialect: PlatformDialect = {
   platform: 'facebook',
   error: graphError,
@@ -45,16 +202,39 @@ export const facebookDialect: PlatformDialect = {
       operation: 'publish',
       handle: (ctx) => {
         requirePageToken(ctx);
-        const { store, account, params, body } = ctx;
+        const { body } = ctx;
         const message = field(body, 'message');
         const link = field(body, 'link');
-        if (typeof message !== 'string' && typeof link !== 'string') required(undefined, 'message or link', '100');
-        const item = store.add({
-          platform: 'facebook', account, owner: params.node, id: `${params.node}_${store.nextSeq()}`, kind: 'post',
-          text: typeof message === 'string' ? message : '', mediaUrls: typeof link === 'string' ? [link] : [],
-          parentId: null, postId: null, author: params.node, extra: {},
-        });
+        const photos = attachedPhotos(ctx);
+        if (typeof message !== 'string' && typeof link !== 'string' && photos.length === 0) required(undefined, 'message, link or attached_media', '100');
+        const item = newPost(ctx, typeof message === 'string' ? message : '', photos, { mediaUrls: typeof link === 'string' ? [link] : [] });
         return { body: { id: item.id } };
+      },
+    },
+    {
+      method: 'POST',
+      url: '/:version/:node/photos',
+      // An unpublished photo is an upload (safe to repeat); a published one is the post.
+      operation: ({ body }) => (field(body, 'published') === 'false' ? 'upload' : 'publish'),
+      handle: (ctx) => {
+        requirePageToken(ctx);
+        const input = (ctx.body ?? {}) as Record<string, unknown>;
+        const photo = receivedPhoto(ctx, graphId(ctx.store), stringParam(input, 'alt_text_custom') ?? null);
+        if (stringParam(input, 'published') === 'false') {
+          photo.extra.unpublished = 'true';
+          return { body: { id: photo.id } };
+        }
+        const item = newPost(ctx, stringParam(input, 'caption') ?? stringParam(input, 'message') ?? '', [photo]);
+        return { body: { id: photo.id, post_id: item.id } };
+      },
+    },
+    {
+      method: 'POST',
+      url: '/:version/:node/videos',
+      operation: ({ body }) => (field(body, 'upload_phase') === 'finish' ? 'publish' : 'upload'),
+      handle: (ctx) => {
+        requirePageToken(ctx);
+        return videoPhase(ctx);
       },
     },
     {
@@ -63,14 +243,25 @@ export const facebookDialect: PlatformDialect = {
       operation: 'lookup',
       handle: (ctx) => {
         requirePageToken(ctx);
-        const { store, account, params } = ctx;
-        const data = store.postsOf('facebook', account, params.node).map((item) => ({
-          id: item.id,
+        // Page Feed (https://developers.facebook.com/docs/graph-api/reference/page/feed): newest first, `since`
+        // (epoch seconds) bounds it by creation, `limit` (at most 100) and cursor paging (`after`, with
+        // `paging.next` while there is more); `attachments` only when the fields ask for them.
+        const { store, account, params, query, baseUrl } = ctx;
+        const since = query.since === undefined ? null : Number(query.since) * 1000;
+        if (since !== null && !Number.isFinite(since)) throw new PlatformRefusal(400, '100', '(#100) since must be a unix time');
+        const size = pageSize(query.limit, { min: 1, max: 100, default: 25 }, (message) => new PlatformRefusal(400, '100', `(#100) ${message}`));
+        const { page, next } = pageOf(createdSince(store.postsOf('facebook', account, params.node), since), query.after, size, (message) => new PlatformRefusal(400, '100', `(#100) ${message}`));
+        const withAttachments = (query.fields ?? '').includes('attachments');
+        const data = page.map((item) => ({
+          // A video's story has its own id; its attachment's target is the video.
+          id: item.extra.kind === 'video' ? `${item.owner}_${item.id}` : item.id,
           message: item.text,
-          created_time: item.createdAt,
-          permalink_url: `https://www.facebook.com/${item.id.replace('_', '/posts/')}`,
+          created_time: graphTime(item.createdAt),
+          permalink_url: permalinkOf(item),
+          ...(withAttachments && item.media.length > 0 ? { attachments: { data: [feedAttachment(item)] } } : {}),
         }));
-        return { body: { data } };
+        const paging = next ? { cursors: { after: next }, next: `${baseUrl}/${params.version}/${params.node}/feed?after=${next}` } : {};
+        return { body: { data, paging } };
       },
     },
     {

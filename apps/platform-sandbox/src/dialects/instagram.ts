@@ -2,7 +2,24 @@ import { codePointLength, hashtagCount, mentionCount } from '@app/platforms/cont
 import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteContext } from '../dialect';
 import type { SandboxIdentity } from '../auth/authority';
 import type { SandboxItem, SandboxStore } from '../store';
-import { businessUseCaseLimited, containerMedia, graphError, graphId, graphUnauthorized, requireActingFor, stringParam, takeContainer } from './meta-graph';
+import type { SandboxMediaDescription } from '../media-host';
+import {
+  attachContainerMedia,
+  businessUseCaseLimited,
+  carouselChildren,
+  containerMedia,
+  containerStatus,
+  graphError,
+  graphId,
+  graphUnauthorized,
+  pullableMedia,
+  pullIntoContainer,
+  requireActingFor,
+  requireFinished,
+  stringParam,
+  mediaListing,
+  takeContainer,
+} from './meta-graph';
 
 /** Instagram keeps replies one level deep: a reply to a reply joins the top-level comment. */
 function createComment(store: SandboxStore, { account, parent, text, author }: NewComment): SandboxItem {
@@ -48,6 +65,69 @@ function requireInstagramActor(ctx: RouteContext): void {
     `(#10) The user does not have permission to act for Instagram account ${ctx.params.node}`);
 }
 
+const MIB = 1024 * 1024;
+
+/**
+ * An image container's media as Instagram checks it when the container is made (IG User
+ * Media, image specifications: JPEG, 8 MB at most, aspect ratio 4:5 to 1.91:1), refused
+ * with the codes of Instagram's Error Codes page
+ * (https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/error-codes).
+ */
+function checkImage(url: string): SandboxMediaDescription {
+  const media = pullableMedia(url);
+  if (!media) throw new PlatformRefusal(400, '9004/2207052', `The media could not be fetched from this URI: ${url}`);
+  if (media.contentType !== 'image/jpeg') throw new PlatformRefusal(400, '36001/2207005', 'The image format is not supported. Supported formats are: JPEG');
+  if (media.bytes > 8 * MIB) throw new PlatformRefusal(400, '36000/2207004', 'The image is too large to download. It should be less than 8 MiB.');
+  const ratio = media.width && media.height ? media.width / media.height : null;
+  if (ratio !== null && (ratio < 4 / 5 || ratio > 1.91)) {
+    throw new PlatformRefusal(400, '36003/2207009', `The submitted image with aspect ratio ('${media.width}/${media.height}') cannot be published. Please submit an image with a valid aspect ratio.`);
+  }
+  return media;
+}
+
+/**
+ * What Instagram's processing refuses in a video (Reels specifications: MOV or MP4, 3 s to
+ * 15 min, 300 MB, aspect ratio 0.01:1 to 10:1), reported as the container's ERROR status
+ * (IG Container `status`: "Error: ...", with the Error Codes page's subcodes), or null.
+ */
+function videoFailure(media: SandboxMediaDescription): string | null {
+  if (media.contentType !== 'video/mp4' && media.contentType !== 'video/quicktime') return 'Error: Media upload has failed with error code 2207026 (unsupported video format)';
+  if (media.bytes > 300 * MIB) return 'Error: Media upload has failed with error code 2207026 (the video is larger than 300 MB)';
+  if (media.seconds !== null && (media.seconds < 3 || media.seconds > 15 * 60)) return 'Error: Media upload has failed with error code 2207026 (duration must be 3 s to 15 min)';
+  const ratio = media.width && media.height ? media.width / media.height : null;
+  if (ratio !== null && (ratio < 0.01 || ratio > 10)) return 'Error: Media upload has failed with error code 2207026 (aspect ratio must be 0.01:1 to 10:1)';
+  return null;
+}
+
+/**
+ * One container's media (IG User Media): an image by image_url (alt_text taken: "introduced
+ * ... for image posts"), a reel by media_type=REELS and video_url ("Reels and stories are
+ * not supported" for alt_text, so it is not kept), a carousel video as media_type=VIDEO
+ * with is_carousel_item (VIDEO alone is no longer supported since November 9, 2023), or a
+ * CAROUSEL of up to 10 finished children.
+ */
+function createContainerMedia(ctx: RouteContext, id: string, input: Record<string, unknown>): void {
+  const { store, account } = ctx;
+  const mediaType = stringParam(input, 'media_type');
+  const carouselItem = stringParam(input, 'is_carousel_item') === 'true';
+  if (mediaType === 'CAROUSEL') {
+    carouselChildren(store, 'instagram', account, required(input.children, 'children', '100'), 10);
+    return;
+  }
+  if (mediaType === 'REELS' && carouselItem) throw new PlatformRefusal(400, '100', 'Reels cannot appear in carousels: use media_type=VIDEO for a carousel item');
+  if (mediaType === 'VIDEO' && !carouselItem) throw new PlatformRefusal(400, '100', 'The VIDEO media type is no longer supported for a single post: use REELS');
+  if (mediaType === 'REELS' || mediaType === 'VIDEO') {
+    const url = required(input.video_url, 'video_url', '100');
+    const media = pullableMedia(url);
+    if (!media) throw new PlatformRefusal(400, '9004/2207052', `The media could not be fetched from this URI: ${url}`);
+    pullIntoContainer(store, 'instagram', account, id, url, media, null, videoFailure(media));
+    return;
+  }
+  if (mediaType !== undefined && mediaType !== 'IMAGE') throw new PlatformRefusal(400, '100/2207023', `The media type ${mediaType} is not one of the expected media types.`);
+  const url = required(input.image_url, 'image_url', '100');
+  pullIntoContainer(store, 'instagram', account, id, url, checkImage(url), stringParam(input, 'alt_text') ?? null, null);
+}
+
 /** Instagram Graph API: containers on /{ig-user-id}/media, /media_publish, comments and replies. */
 export const instagramDialect: PlatformDialect = {
   platform: 'instagram',
@@ -64,13 +144,10 @@ export const instagramDialect: PlatformDialect = {
         requireInstagramActor(ctx);
         const { store, account, params, body } = ctx;
         const input = (body ?? {}) as Record<string, unknown>;
-        const carousel = stringParam(input, 'media_type') === 'CAROUSEL' && stringParam(input, 'children');
-        if (!carousel && !stringParam(input, 'image_url') && !stringParam(input, 'video_url')) {
-          throw new PlatformRefusal(400, '100', 'The parameter image_url or video_url is required');
-        }
         const caption = stringParam(input, 'caption');
         if (caption !== undefined) checkCaption(caption);
         const id = graphId(store);
+        createContainerMedia(ctx, id, input);
         store.pending.set(id, { platform: 'instagram', account, owner: params.node, params: input, consumedBy: null });
         return { body: { id } };
       },
@@ -82,10 +159,14 @@ export const instagramDialect: PlatformDialect = {
       handle: (ctx) => {
         requireInstagramActor(ctx);
         const { store, account, params, body } = ctx;
-        const container = takeContainer(store, account, required(field(body, 'creation_id'), 'creation_id', '100'));
+        const creationId = required(field(body, 'creation_id'), 'creation_id', '100');
+        const container = takeContainer(store, account, creationId);
+        requireFinished(store, 'instagram', creationId, container);
+        const id = graphId(store);
         const item = store.add({
-          platform: 'instagram', account, owner: params.node, id: graphId(store), kind: 'post',
+          platform: 'instagram', account, owner: params.node, id, kind: 'post',
           text: stringParam(container.params, 'caption') ?? '', mediaUrls: containerMedia(store, container.params),
+          media: attachContainerMedia(store, 'instagram', creationId, container, id),
           parentId: null, postId: null, author: params.node, extra: {},
         });
         container.consumedBy = item.id;
@@ -97,7 +178,12 @@ export const instagramDialect: PlatformDialect = {
       url: '/:version/:node',
       operation: 'lookup',
       handle: ({ store, params }) => {
-        if (store.pending.has(params.node)) return { body: { id: params.node, status_code: 'FINISHED' } };
+        const container = store.pending.get(params.node);
+        if (container) {
+          // IG Container: status_code, and status telling why when it is ERROR.
+          const { status, error } = containerStatus(store, 'instagram', params.node, container);
+          return { body: { id: params.node, status_code: status, ...(error ? { status: error } : {}) } };
+        }
         const item = existing(store, 'instagram', params.node, '100');
         return { body: { id: item.id, permalink: permalink(item) } };
       },
@@ -108,8 +194,7 @@ export const instagramDialect: PlatformDialect = {
       operation: 'lookup',
       handle: (ctx) => {
         requireInstagramActor(ctx);
-        const { store, account, params } = ctx;
-        return { body: { data: store.postsOf('instagram', account, params.node).map((item) => ({ id: item.id, caption: item.text, permalink: permalink(item) })) } };
+        return mediaListing(ctx, ctx.store.postsOf('instagram', ctx.account, ctx.params.node), 'caption', permalink);
       },
     },
     {

@@ -33,7 +33,8 @@ interface LimitCase {
   refused: Array<[label: string, text: string, body: object]>;
 }
 
-const photo = 'https://cdn.example.com/photo.jpg';
+/** A photo on the sandbox's media host (Instagram fetches it; so does the connector, through the media pipeline). */
+const photo = (): string => `${sandbox.mediaUrl}/media/photo.jpg`;
 const family = '👨‍👩‍👧‍👦'; // 1 grapheme, 7 code points, 25 bytes of UTF-8; X weighs it 2
 const post = (content: string, mediaUrls: string[] = []): PublishRequest => ({ content, media: mediaRefs(mediaUrls), idempotencyKey: `limits-${Math.random()}` });
 const a = (length: number): string => 'a'.repeat(length);
@@ -116,9 +117,9 @@ const CASES: LimitCase[] = [
     kind: 'instagram',
     doc: 'https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media (caption) and .../reference/error-codes',
     create: (account, text) =>
-      call(`/instagram/${GRAPH_API_VERSION}/${account.identity.platformAccountId}/media`, account.credentials.accessToken, { form: { image_url: photo, caption: text } }),
+      call(`/instagram/${GRAPH_API_VERSION}/${account.identity.platformAccountId}/media`, account.credentials.accessToken, { form: { image_url: photo(), caption: text } }),
     created: 200,
-    request: (text) => post(text, [photo]),
+    request: (text) => post(text, [photo()]),
     accepted: [
       ['2,200 characters', a(2_200)],
       ['30 hashtags', tags('#', 30)],
@@ -164,7 +165,11 @@ const CASES: LimitCase[] = [
 
 beforeAll(async () => {
   sandbox = await startPlatformSandbox({ port: 0 });
-  connectors = new ConnectorRegistry({ endpoints: sandboxEndpoints(sandbox.url), retry: { baseDelayMs: 1, maxDelayMs: 4, sleep: async () => undefined } });
+  connectors = new ConnectorRegistry({
+    endpoints: sandboxEndpoints(sandbox.url),
+    retry: { baseDelayMs: 1, maxDelayMs: 4, sleep: async () => undefined },
+    media: { allowedHosts: [new URL(sandbox.mediaUrl).host] },
+  });
 });
 
 afterAll(async () => {

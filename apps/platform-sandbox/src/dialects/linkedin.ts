@@ -1,7 +1,9 @@
 import { codePointLength } from '@app/platforms/content/text-length';
 import type { SandboxIdentity } from '../auth/authority';
 import { field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteContext } from '../dialect';
-import type { SandboxItem, SandboxStore } from '../store';
+import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
+import { currentUpload } from './media-processing';
+import { inspectUpload, processingEndsAt } from './uploaded-media';
 
 const DEFAULT_CODES: Record<number, string> = { 400: 'ILLEGAL_ARGUMENT', 401: 'REVOKED_ACCESS_TOKEN', 403: 'ACCESS_DENIED', 404: 'NOT_FOUND', 422: 'UNPROCESSABLE_ENTITY', 500: 'INTERNAL_SERVER_ERROR', 503: 'SERVICE_UNAVAILABLE' };
 
@@ -84,7 +86,198 @@ function commentJson(item: SandboxItem) {
   };
 }
 
-/** LinkedIn Posts API (/rest/posts) and socialActions comments, with its version headers checked. */
+/**
+ * LinkedIn's media documentation (learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/):
+ * - images-api: JPG, GIF and PNG; initializeUpload answers an uploadUrl the bytes are PUT to
+ *   with the member's token;
+ * - videos-api: MP4 of 75 KB to 500 MB ("Video File Size Specifications"), sent in parts of
+ *   4,194,304 bytes, each PUT to its own pre-signed uploadUrl (no token) and named by the ETag
+ *   it answers in finalizeUpload's uploadedPartIds; the video is then PROCESSING until AVAILABLE
+ *   (or PROCESSING_FAILED);
+ * - multiimage-post-api: 2 to 20 images; Posts API `altText` up to 4,086 characters; a post may
+ *   only name media its author owns.
+ */
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif'];
+const VIDEO_PART_BYTES = 4_194_304;
+const MIN_VIDEO_BYTES = 75 * 1024;
+const MAX_VIDEO_BYTES = 500 * 1024 * 1024;
+const MULTI_IMAGE = { min: 2, max: 20 };
+const MAX_ALT_TEXT = 4_086;
+
+const STATUS: Record<SandboxUpload['state'], string> = { uploading: 'WAITING_UPLOAD', processing: 'PROCESSING', ready: 'AVAILABLE', failed: 'PROCESSING_FAILED' };
+
+/** `?action=...` on the Rest.li action endpoints (initializeUpload, finalizeUpload). */
+function action(ctx: RouteContext): string {
+  return String(ctx.query.action ?? '');
+}
+
+/** An upload of this account by the token in its upload url. */
+function uploadByToken(store: SandboxStore, token: string): SandboxUpload {
+  for (const upload of store.uploads.values()) if (upload.platform === 'linkedin' && upload.extra.uploadToken === token) return upload;
+  throw new PlatformRefusal(404, 'NOT_FOUND', 'Upload url not found or expired');
+}
+
+/** An image or video by URN, as its owner's token sees it; its processing state brought up to date. */
+function mediaByUrn(ctx: RouteContext, urn: string): SandboxUpload {
+  const upload = currentUpload(ctx.store, 'linkedin', urn);
+  if (!upload) throw new PlatformRefusal(404, 'NOT_FOUND', `Not Found: ${urn}`);
+  if (upload.account !== ctx.account) throw new PlatformRefusal(403, 'ACCESS_DENIED', 'Accessing this video resource is forbidden. Please check your permissions for this resource');
+  return upload;
+}
+
+function newUpload(ctx: RouteContext, kind: 'image' | 'video', owner: string, declaredBytes: number): SandboxUpload {
+  const token = `C${kind === 'image' ? '4E10' : '5505'}AQ${String(ctx.store.nextSeq()).padStart(8, '0')}`;
+  return ctx.store.addUpload({
+    platform: 'linkedin', account: ctx.account, id: `urn:li:${kind}:${token}`, contentType: 'application/octet-stream', declaredBytes, receivedBytes: 0,
+    width: null, height: null, durationSeconds: null, altText: null, state: 'uploading', readyAt: Date.now(), extra: { owner, uploadToken: token },
+  });
+}
+
+function initializeRequest(ctx: RouteContext, resource: string): { owner: string; request: unknown } {
+  requireVersionHeaders(ctx);
+  if (action(ctx) !== 'initializeUpload') throw new PlatformRefusal(400, 'ILLEGAL_ARGUMENT', `Unsupported action ${action(ctx)}`);
+  const request = field(ctx.body, 'initializeUploadRequest');
+  const owner = required(field(request, 'owner'), '/initializeUploadRequest/owner');
+  requireActsAs(ctx, owner, resource);
+  return { owner, request };
+}
+
+/** Images API initializeUpload: {value: {uploadUrlExpiresAt, uploadUrl, image}}. */
+function initializeImageUpload(ctx: RouteContext) {
+  const { owner } = initializeRequest(ctx, 'images.CREATE');
+  const upload = newUpload(ctx, 'image', owner, 0);
+  const uploadUrl = `${ctx.baseUrl}/dms-uploads/${upload.extra.uploadToken}/uploaded-image/0`;
+  return { body: { value: { uploadUrlExpiresAt: Date.now() + 86_400_000, uploadUrl, image: upload.id } } };
+}
+
+/** The image bytes, PUT with the member's token; an image LinkedIn cannot read fails processing. */
+function receiveImage(ctx: RouteContext) {
+  const upload = uploadByToken(ctx.store, ctx.params.token);
+  if (upload.account !== ctx.account) throw new PlatformRefusal(403, 'ACCESS_DENIED', 'Not enough permissions to upload to this url');
+  if (!Buffer.isBuffer(ctx.body) || ctx.body.length === 0) throw new PlatformRefusal(400, 'ILLEGAL_ARGUMENT', 'The request body must be the image bytes');
+  Object.assign(upload, { ...inspectUpload(ctx.body), declaredBytes: ctx.body.length, receivedBytes: ctx.body.length, state: 'ready', readyAt: Date.now() });
+  if (!IMAGE_TYPES.includes(upload.contentType)) failProcessing(upload, `Unsupported image format ${upload.contentType}; supported: JPG, GIF, PNG`);
+  return { status: 201 };
+}
+
+/** Videos API initializeUpload: the upload instructions, one 4,194,304-byte part each. */
+function initializeVideoUpload(ctx: RouteContext) {
+  const { owner, request } = initializeRequest(ctx, 'videos.CREATE');
+  const size = field(request, 'fileSizeBytes');
+  if (typeof size !== 'number' || !Number.isSafeInteger(size)) throw new PlatformRefusal(400, 'ILLEGAL_ARGUMENT', '/initializeUploadRequest/fileSizeBytes is required');
+  if (size < MIN_VIDEO_BYTES || size > MAX_VIDEO_BYTES) {
+    throw new PlatformRefusal(400, 'ILLEGAL_ARGUMENT', `fileSizeBytes ${size} is outside the supported video file size of 75 KB to 500 MB`);
+  }
+  const upload = newUpload(ctx, 'video', owner, size);
+  const parts = Math.ceil(size / VIDEO_PART_BYTES);
+  upload.extra.parts = String(parts);
+  const uploadInstructions = Array.from({ length: parts }, (_, index) => ({
+    uploadUrl: `${ctx.baseUrl}/dms-uploads/video/${upload.extra.uploadToken}/part/${index}`,
+    firstByte: index * VIDEO_PART_BYTES,
+    lastByte: Math.min(size, (index + 1) * VIDEO_PART_BYTES) - 1,
+  }));
+  // A single-part upload's uploadToken is empty; a multipart one names the session.
+  const uploadToken = parts > 1 ? upload.extra.uploadToken : '';
+  return { body: { value: { uploadUrlsExpireAt: Date.now() + 86_400_000, video: upload.id, uploadInstructions, uploadToken } } };
+}
+
+/** One video part at its pre-signed url: exactly its byte range; answers the ETag finalizeUpload names it by. */
+function receiveVideoPart(ctx: RouteContext) {
+  const upload = uploadByToken(ctx.store, ctx.params.token);
+  const index = Number(ctx.params.index);
+  const parts = Number(upload.extra.parts);
+  if (!Number.isSafeInteger(index) || index < 0 || index >= parts) throw new PlatformRefusal(400, 'ILLEGAL_ARGUMENT', `No upload part ${ctx.params.index}`);
+  const expected = Math.min(upload.declaredBytes, (index + 1) * VIDEO_PART_BYTES) - index * VIDEO_PART_BYTES;
+  if (!Buffer.isBuffer(ctx.body) || ctx.body.length !== expected) {
+    throw new PlatformRefusal(400, 'ILLEGAL_ARGUMENT', `Part ${index} must carry ${expected} bytes, got ${Buffer.isBuffer(ctx.body) ? ctx.body.length : 0}`);
+  }
+  if (index === 0) Object.assign(upload, inspectUpload(ctx.body));
+  const etag = `/ambry-video/${upload.extra.uploadToken}/part-${index}`;
+  if (upload.extra[`etag${index}`] === undefined) upload.receivedBytes += expected;
+  upload.extra[`etag${index}`] = etag;
+  return { headers: { etag } };
+}
+
+/**
+ * Videos API finalizeUpload: every part arrived and is named by its ETag, in order; processing
+ * starts and lasts as processingEndsAt says (longer for a longer video: `seconds=` on the media
+ * host). The part uploads carry no file name, so the sandbox's `fail-processing` name convention
+ * cannot reach LinkedIn; instead a video whose track declares no picture size (`width=0` or
+ * `height=0` on the media host) fails processing, as a file without a video picture does.
+ */
+function finalizeVideoUpload(ctx: RouteContext) {
+  requireVersionHeaders(ctx);
+  const request = field(ctx.body, 'finalizeUploadRequest');
+  const upload = mediaByUrn(ctx, required(field(request, 'video'), '/finalizeUploadRequest/video'));
+  if (upload.state !== 'uploading') throw new PlatformRefusal(400, 'ILLEGAL_ARGUMENT', `Video ${upload.id} was already finalized`);
+  const expectedToken = Number(upload.extra.parts) > 1 ? upload.extra.uploadToken : '';
+  if (field(request, 'uploadToken') !== expectedToken) throw new PlatformRefusal(400, 'ILLEGAL_ARGUMENT', '/finalizeUploadRequest/uploadToken does not match the upload');
+  const etags = Array.from({ length: Number(upload.extra.parts) }, (_, index) => upload.extra[`etag${index}`]);
+  const named = field(request, 'uploadedPartIds');
+  if (etags.some((etag) => etag === undefined) || JSON.stringify(named) !== JSON.stringify(etags)) {
+    throw new PlatformRefusal(400, 'ILLEGAL_ARGUMENT', 'uploadedPartIds must list the ETag of every uploaded part, in order');
+  }
+  upload.state = 'processing';
+  upload.readyAt = processingEndsAt(upload.durationSeconds);
+  if (!upload.width || !upload.height || upload.contentType !== 'video/mp4') failProcessing(upload, 'The video has no readable MP4 video track');
+  return { status: 200 };
+}
+
+/** Processing will end in PROCESSING_FAILED (see currentUpload), with the reason GET answers. */
+function failProcessing(upload: SandboxUpload, reason: string): void {
+  upload.extra.failsProcessing = 'true';
+  upload.extra.failureReason = reason;
+}
+
+/** GET /rest/images/{urn} and /rest/videos/{urn}: the media with its status (and why processing failed). */
+function mediaJson(ctx: RouteContext) {
+  requireVersionHeaders(ctx);
+  const upload = mediaByUrn(ctx, ctx.params.urn);
+  const status = STATUS[upload.state];
+  return {
+    body: {
+      id: upload.id,
+      owner: upload.extra.owner,
+      status,
+      ...(upload.width && upload.height ? { aspectRatioWidth: upload.width, aspectRatioHeight: upload.height } : {}),
+      ...(upload.durationSeconds !== null ? { duration: upload.durationSeconds * 1000 } : {}),
+      ...(status === 'AVAILABLE' ? { downloadUrl: `https://media.licdn.com/dms/${upload.extra.uploadToken}` } : {}),
+      ...(status === 'PROCESSING_FAILED' ? { processingFailureReason: upload.extra.failureReason } : {}),
+    },
+  };
+}
+
+/** The media a post names: the author's own, AVAILABLE (a video still processing cannot be posted), with its altText. */
+function postedMedia(ctx: RouteContext, author: string, content: unknown): SandboxUpload[] {
+  const single = field(content, 'media');
+  const multi = field(content, 'multiImage');
+  if (single !== undefined) return [attachable(ctx, author, single, '/content/media')];
+  const images = field(multi, 'images');
+  if (!Array.isArray(images)) throw new PlatformRefusal(422, 'UNPROCESSABLE_ENTITY', 'ERROR :: /content :: the sandbox plays media and multiImage content');
+  if (images.length < MULTI_IMAGE.min || images.length > MULTI_IMAGE.max) {
+    throw new PlatformRefusal(422, 'UNPROCESSABLE_ENTITY', `ERROR :: /content/multiImage/images :: a MultiImage post takes ${MULTI_IMAGE.min} to ${MULTI_IMAGE.max} images, got ${images.length}`);
+  }
+  return images.map((image, index) => {
+    const path = `/content/multiImage/images/${index}`;
+    if (!String(field(image, 'id')).startsWith('urn:li:image:')) throw new PlatformRefusal(422, 'UNPROCESSABLE_ENTITY', `ERROR :: ${path}/id :: MultiImage only supports images`);
+    return attachable(ctx, author, image, path);
+  });
+}
+
+function attachable(ctx: RouteContext, author: string, media: unknown, path: string): SandboxUpload {
+  const id = required(field(media, 'id'), `${path}/id`);
+  const upload = ctx.store.upload('linkedin', id);
+  if (!upload || upload.extra.owner !== author) throw new PlatformRefusal(422, 'UNPROCESSABLE_ENTITY', `ERROR :: ${path}/id :: ${id} does not exist or is not owned by ${author}`);
+  const status = STATUS[mediaByUrn(ctx, id).state];
+  if (status !== 'AVAILABLE') throw new PlatformRefusal(422, 'UNPROCESSABLE_ENTITY', `ERROR :: ${path}/id :: ${id} is not AVAILABLE (status ${status})`);
+  const altText = field(media, 'altText');
+  if (altText !== undefined && (typeof altText !== 'string' || codePointLength(altText) > MAX_ALT_TEXT)) {
+    throw new PlatformRefusal(422, 'UNPROCESSABLE_ENTITY', `ERROR :: ${path}/altText :: length must be at most ${MAX_ALT_TEXT} characters`);
+  }
+  return { ...upload, altText: typeof altText === 'string' ? altText : null };
+}
+
+/** LinkedIn Posts API (/rest/posts) with media content, the Images and Videos upload APIs, and socialActions comments, with its version headers checked. */
 export const linkedinDialect: PlatformDialect = {
   platform: 'linkedin',
   error: (status, code, message) => ({ status, body: { status, serviceErrorCode: 100, code: code ?? DEFAULT_CODES[status] ?? 'ERROR', message } }),
@@ -96,6 +289,13 @@ export const linkedinDialect: PlatformDialect = {
   }),
   createComment,
   routes: [
+    { method: 'POST', url: '/rest/images', operation: 'upload', handle: initializeImageUpload },
+    { method: 'PUT', url: '/dms-uploads/:token/uploaded-image/0', operation: 'upload', handle: receiveImage },
+    { method: 'GET', url: '/rest/images/:urn', operation: 'upload_status', handle: mediaJson },
+    { method: 'POST', url: '/rest/videos', operation: 'upload', handle: (ctx) => (action(ctx) === 'finalizeUpload' ? finalizeVideoUpload(ctx) : initializeVideoUpload(ctx)) },
+    // Pre-signed: the part uploads carry no token (videos-api, "Upload the Video").
+    { method: 'PUT', url: '/dms-uploads/video/:token/part/:index', operation: 'upload', auth: 'none', handle: receiveVideoPart },
+    { method: 'GET', url: '/rest/videos/:urn', operation: 'upload_status', handle: mediaJson },
     {
       method: 'POST',
       url: '/rest/posts',
@@ -105,18 +305,53 @@ export const linkedinDialect: PlatformDialect = {
         const { store, account, body } = ctx;
         const author = required(field(body, 'author'), '/author');
         requireActsAs(ctx, author, 'partnerApiPostsExternal.CREATE');
-        const commentary = required(field(body, 'commentary'), '/commentary');
+        const content = field(body, 'content');
+        const commentary = field(body, 'commentary');
+        // A post with media may have no commentary; a text post needs one.
+        if (typeof commentary !== 'string' || (commentary === '' && content === undefined)) throw new PlatformRefusal(400, undefined, '/commentary is required');
         // 3,000 characters of commentary as received: escaped little text ("Posts API", "Little Text Format",
         // https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/little-text-format),
         // refused with the message LinkedIn gives (n8n-io/n8n#22899).
         const length = codePointLength(commentary);
         if (length > 3_000) throw new PlatformRefusal(400, undefined, `com.linkedin.content.common.exception.BadRequestResponseException: ShareCommentary text length (${length} characters) exceeded the maximum allowed (3000 characters)`);
         if (field(body, 'lifecycleState') !== 'PUBLISHED') throw new PlatformRefusal(422, 'UNPROCESSABLE_ENTITY', '/lifecycleState must be PUBLISHED');
+        const media = content === undefined ? [] : postedMedia(ctx, author, content);
         const item = store.add({
           platform: 'linkedin', account, owner: author, id: `urn:li:share:${7_200_000_000_000_000_000n + BigInt(store.nextSeq())}`, kind: 'post',
-          text: unescapeLittleText(commentary), mediaUrls: [], parentId: null, postId: null, author, extra: {},
+          text: unescapeLittleText(commentary), mediaUrls: [], media, parentId: null, postId: null, author, extra: { commentary, content: JSON.stringify(content ?? null) },
         });
+        for (const upload of media) upload.attachedTo = store.upload('linkedin', upload.id)!.attachedTo = item.id;
         return { status: 201, headers: { 'x-restli-id': item.id } };
+      },
+    },
+    {
+      method: 'GET',
+      url: '/rest/posts',
+      operation: 'lookup',
+      // Posts API "Find Posts by Authors" (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#find-posts-by-authors):
+      // q=author&author={urn}, sortBy LAST_MODIFIED (default) or CREATED, newest first, paged by start/count (count at most 100).
+      handle: (ctx) => {
+        requireVersionHeaders(ctx);
+        const { store, query } = ctx;
+        if (query.q !== 'author') throw new PlatformRefusal(400, undefined, 'q must be author');
+        const author = required(query.author, 'author');
+        requireActsAs(ctx, author, 'partnerApiPostsExternal.FINDER-author');
+        const sortBy = query.sortBy ?? 'LAST_MODIFIED';
+        if (sortBy !== 'LAST_MODIFIED' && sortBy !== 'CREATED') throw new PlatformRefusal(400, undefined, 'sortBy must be LAST_MODIFIED or CREATED');
+        const start = Number(query.start ?? 0);
+        const count = Number(query.count ?? 10);
+        if (!Number.isInteger(start) || start < 0 || !Number.isInteger(count) || count < 1 || count > 100) throw new PlatformRefusal(400, undefined, 'start must be 0 or more and count 1 to 100');
+        const posts = store.items.filter((item) => item.platform === 'linkedin' && item.kind === 'post' && item.owner === author).reverse();
+        const elements = posts.slice(start, start + count).map((item) => {
+          const time = Date.parse(item.createdAt);
+          const content = JSON.parse(item.extra.content ?? 'null');
+          return {
+            id: item.id, author, commentary: item.extra.commentary ?? item.text, visibility: 'PUBLIC', lifecycleState: 'PUBLISHED',
+            distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+            createdAt: time, publishedAt: time, lastModifiedAt: time, isReshareDisabledByAuthor: false, ...(content ? { content } : {}),
+          };
+        });
+        return { body: { paging: { start, count, links: [], total: posts.length }, elements } };
       },
     },
     {

@@ -1,5 +1,9 @@
-import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId } from '../dialect';
-import type { SandboxItem, SandboxStore } from '../store';
+import { kindOf, MEDIA_TYPES, MediaType } from '@app/media';
+import { existing, field, NewComment, PlatformDialect, PlatformRefusal, PlatformRoute, required, rootPostId } from '../dialect';
+import { isSandboxFilePart } from '../multipart';
+import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
+import { currentUpload, startProcessing } from './media-processing';
+import { inspectUpload } from './uploaded-media';
 
 const INSTANCE = 'https://mastodon.sandbox';
 
@@ -15,6 +19,111 @@ function createComment(store: SandboxStore, { account, parent, text, author }: N
   return store.add({ platform: 'mastodon', account, owner: author, id: statusId(store), kind: 'comment', text, mediaUrls: [], parentId: parent.id, postId: rootPostId(parent), author, extra: {} });
 }
 
+const MB = 1024 * 1024;
+/**
+ * An instance's defaults ("Posting to your profile > Attachments", https://docs.joinmastodon.org/user/posting/#media):
+ * images and animated GIFs up to 16 MB, videos up to 99 MB; up to 4 attachments per status.
+ */
+const MAX_BYTES: Record<'image' | 'gif' | 'video', number> = { image: 16 * MB, gif: 16 * MB, video: 99 * MB };
+const MAX_ATTACHMENTS = 4;
+/** MediaAttachment::MAX_DESCRIPTION_LENGTH (https://github.com/mastodon/mastodon/blob/main/app/models/media_attachment.rb). */
+const MAX_DESCRIPTION = 1_500;
+const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'mp4', 'image/webp': 'webp', 'video/mp4': 'mp4', 'video/quicktime': 'mp4', 'video/webm': 'mp4' };
+
+/** Mastodon answers model validations as 422 {"error": "Validation failed: ..."} (https://docs.joinmastodon.org/methods/media/#v2). */
+function unprocessable(message: string): PlatformRefusal {
+  return new PlatformRefusal(422, undefined, message);
+}
+
+function attachmentType(upload: SandboxUpload): 'image' | 'gifv' | 'video' {
+  const kind = kindOf(upload.contentType as MediaType);
+  return kind === 'gif' ? 'gifv' : kind;
+}
+
+/**
+ * A MediaAttachment (https://docs.joinmastodon.org/entities/MediaAttachment/); `url` stays null
+ * while the full-size file is processed (a ProcessingMediaAttachment).
+ */
+function attachmentJson(upload: SandboxUpload) {
+  const path = `${INSTANCE}/system/media_attachments/files/${upload.id}`;
+  return {
+    id: upload.id,
+    type: attachmentType(upload),
+    url: upload.state === 'ready' ? `${path}/original/${upload.id}.${EXTENSIONS[upload.contentType]}` : null,
+    preview_url: `${path}/small/${upload.id}.jpeg`,
+    remote_url: null,
+    text_url: null,
+    meta: {},
+    description: upload.altText,
+    blurhash: null,
+  };
+}
+
+/**
+ * The attachments a status names (media_ids[]): as PostStatusService#validate_media! checks them
+ * (https://github.com/mastodon/mastodon/blob/main/app/services/post_status_service.rb): at most 4,
+ * a video alone, each processed. Ids that are not this account's unattached media are refused.
+ */
+function attachableMedia(store: SandboxStore, account: string, ids: unknown): SandboxUpload[] {
+  if (ids === undefined) return [];
+  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw unprocessable('Validation failed: media_ids must be a list of ids');
+  if (ids.length > MAX_ATTACHMENTS) throw unprocessable(`Cannot attach more than ${MAX_ATTACHMENTS} files`);
+  const uploads = ids.map((id: string) => currentUpload(store, 'mastodon', id));
+  if (uploads.some((upload) => !upload || upload.account !== account || upload.attachedTo !== null)) throw unprocessable('Validation failed: Media attachments could not be found');
+  const found = uploads as SandboxUpload[];
+  if (found.length > 1 && found.some((upload) => attachmentType(upload) === 'video')) throw unprocessable('Cannot attach a video to a post that already contains images');
+  if (found.some((upload) => upload.state !== 'ready')) throw unprocessable('Cannot attach files that have not finished processing. Try again in a moment!');
+  return found;
+}
+
+/**
+ * Media uploads: `POST /api/v2/media` and `GET /api/v1/media/:id` (https://docs.joinmastodon.org/methods/media/).
+ * Images are processed at once (200); GIFs (made gifv) and videos in the background (202, url null),
+ * their processing steered by the file's name (see media-processing.ts).
+ */
+const MEDIA_ROUTES: PlatformRoute[] = [
+  {
+    method: 'POST',
+    url: '/api/v2/media',
+    operation: 'upload',
+    handle: ({ store, account, body }) => {
+      const file = field(body, 'file');
+      if (!isSandboxFilePart(file)) throw unprocessable("Validation failed: File can't be blank");
+      const description = field(body, 'description');
+      if (typeof description === 'string' && [...description].length > MAX_DESCRIPTION) {
+        throw unprocessable(`Validation failed: Description is too long (maximum is ${MAX_DESCRIPTION} characters)`);
+      }
+      const found = inspectUpload(file.bytes);
+      if (!(MEDIA_TYPES as readonly string[]).includes(found.contentType)) throw unprocessable('Validation failed: File content type is invalid, File is invalid');
+      const kind = kindOf(found.contentType as MediaType);
+      if (file.bytes.length > MAX_BYTES[kind]) throw unprocessable(`Validation failed: File file size must be less than ${MAX_BYTES[kind] / MB} MB`);
+      const upload = store.addUpload({
+        platform: 'mastodon', account, id: String(110_000_000_000_000_000n + BigInt(store.nextSeq())), ...found,
+        declaredBytes: file.bytes.length, receivedBytes: file.bytes.length,
+        altText: typeof description === 'string' && description !== '' ? description : null, state: 'ready', readyAt: Date.now(),
+        extra: { fileName: file.filename },
+      });
+      // Since 4.0, images are processed synchronously (200); video and gifv asynchronously (202).
+      if (kind === 'image') return { status: 200, body: attachmentJson(upload) };
+      startProcessing(upload, file.filename);
+      return { status: 202, body: attachmentJson(upload) };
+    },
+  },
+  {
+    method: 'GET',
+    url: '/api/v1/media/:id',
+    operation: 'upload_status',
+    // 206 with an empty body while processing, 200 once processed, 422 when processing failed, 404 when not yours.
+    handle: ({ store, account, params }) => {
+      const upload = currentUpload(store, 'mastodon', params.id);
+      if (!upload || upload.account !== account) throw new PlatformRefusal(404, undefined, 'Record not found');
+      if (upload.state === 'failed') throw unprocessable('Validation failed: File content type is invalid, File is invalid');
+      if (upload.state !== 'ready') return { status: 206, body: '' };
+      return { status: 200, body: attachmentJson(upload) };
+    },
+  },
+];
+
 function statusJson(item: SandboxItem) {
   return {
     id: item.id,
@@ -25,6 +134,7 @@ function statusJson(item: SandboxItem) {
     uri: `${INSTANCE}/users/${item.author}/statuses/${item.id}`,
     url: `${INSTANCE}/@${item.author}/${item.id}`,
     account: { id: `acct-${item.author}`, username: item.author, acct: item.author },
+    media_attachments: item.media.map(attachmentJson),
   };
 }
 
@@ -44,6 +154,7 @@ export const mastodonDialect: PlatformDialect = {
   }),
   createComment,
   routes: [
+    ...MEDIA_ROUTES,
     {
       method: 'POST',
       url: '/api/v1/statuses',
@@ -52,13 +163,16 @@ export const mastodonDialect: PlatformDialect = {
         const key = headers['idempotency-key'];
         const remembered = typeof key === 'string' ? store.idempotency.get(`${account}|${key}`) : undefined;
         if (remembered) return { body: statusJson(existing(store, 'mastodon', remembered)) };
-        const text = required(field(body, 'status'), 'status');
+        const media = attachableMedia(store, account, field(body, 'media_ids'));
+        // "status: If media_ids is provided, this becomes optional" (https://docs.joinmastodon.org/methods/statuses/#create).
+        const text = media.length > 0 ? String(field(body, 'status') ?? '') : required(field(body, 'status'), 'status');
         if ([...text].length > 500) throw new PlatformRefusal(422, undefined, 'Validation failed: Text character limit of 500 exceeded');
         const replyTo = field(body, 'in_reply_to_id');
         const item =
           typeof replyTo === 'string'
             ? createComment(store, { account, parent: existing(store, 'mastodon', replyTo), text, author: account })
-            : store.add({ platform: 'mastodon', account, owner: account, id: statusId(store), kind: 'post', text, mediaUrls: [], parentId: null, postId: null, author: account, extra: {} });
+            : store.add({ platform: 'mastodon', account, owner: account, id: statusId(store), kind: 'post', text, mediaUrls: [], media, parentId: null, postId: null, author: account, extra: {} });
+        for (const upload of media) upload.attachedTo = item.id;
         if (typeof key === 'string') store.idempotency.set(`${account}|${key}`, item.id);
         return { body: statusJson(item) };
       },
@@ -86,10 +200,20 @@ export const mastodonDialect: PlatformDialect = {
       method: 'GET',
       url: '/api/v1/accounts/:id/statuses',
       operation: 'lookup',
-      handle: ({ store, params }) => {
+      // "Get account's statuses" (https://docs.joinmastodon.org/methods/accounts/#statuses): newest first, limit (default 20,
+      // at most 40), max_id (older than that id), exclude_replies; the next page's link in the Link header.
+      handle: ({ store, params, query, baseUrl }) => {
         const owner = store.auth.byPlatformId('mastodon', params.id);
         if (!owner) throw new PlatformRefusal(404, undefined, 'Record not found');
-        return { body: store.postsOf('mastodon', owner.key).map(statusJson) };
+        const limit = Math.min(Math.max(Number(query.limit ?? 20) || 20, 1), 40);
+        const maxId = query.max_id === undefined ? null : BigInt(query.max_id);
+        const statuses = store
+          .postsOf('mastodon', owner.key)
+          .filter((item) => (maxId === null || BigInt(item.id) < maxId) && (query.exclude_replies !== 'true' || item.parentId === null))
+          .slice(0, limit);
+        const last = statuses[statuses.length - 1];
+        const link = last && statuses.length === limit ? { link: `<${baseUrl}/api/v1/accounts/${params.id}/statuses?limit=${limit}&max_id=${last.id}>; rel="next"` } : undefined;
+        return { body: statuses.map(statusJson), headers: link };
       },
     },
   ],

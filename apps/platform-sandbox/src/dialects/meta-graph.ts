@@ -1,7 +1,11 @@
+import type { Platform } from '@app/contracts';
 import type { SandboxIdentity } from '../auth/authority';
-import type { RouteAnswer } from '../dialect';
+import type { RouteAnswer, RouteContext } from '../dialect';
 import { PlatformRefusal } from '../dialect';
-import type { SandboxStore } from '../store';
+import { describeSandboxMedia, SandboxMediaDescription } from '../media-host';
+import type { PendingObject, SandboxItem, SandboxStore, SandboxUpload } from '../store';
+import { createdSince, graphTime, pageOf, pageSize } from './listing';
+import { currentUpload, startProcessing } from './media-processing';
 
 const DEFAULT_GRAPH_CODES: Record<number, number> = { 400: 100, 401: 190, 403: 10, 404: 803, 500: 2, 503: 2 };
 /** Errors Graph types OAuthException: credentials (1 wrong client secret, 104, 190) and permissions (10, 200-299). */
@@ -100,4 +104,141 @@ export function containerMedia(store: SandboxStore, params: Record<string, unkno
   const own = [stringParam(params, 'image_url'), stringParam(params, 'video_url')].filter((url): url is string => url !== undefined);
   const children = (stringParam(params, 'children') ?? '').split(',').filter((id) => id !== '');
   return [...own, ...children.flatMap((id) => containerMedia(store, store.pending.get(id)?.params ?? {}))];
+}
+
+/**
+ * What Meta finds at a url it is asked to pull (Instagram's and Threads' image_url /
+ * video_url): the sandbox media host's description of it, or null when it cannot be
+ * downloaded (another host, or an error status).
+ */
+export function pullableMedia(url: string): SandboxMediaDescription | null {
+  const media = describeSandboxMedia(url);
+  return media && media.status === 200 ? media : null;
+}
+
+/** The file name in a media url: what the shared processing reads (`fail-processing`; see media-processing.ts). */
+function fileNameOf(url: string): string {
+  return new URL(url).pathname.split('/').pop() ?? '';
+}
+
+/**
+ * Records the media a container pulled as an upload under the container's id. Images are
+ * ready at once; a video is processed (media-processing.ts: longer for a longer video, and
+ * failing when its file name says `fail-processing`). `failure` names what the platform
+ * refuses in it as soon as it reads it (its documented error, read back from the
+ * container's status): such a container is in ERROR at once.
+ */
+export function pullIntoContainer(
+  store: SandboxStore,
+  platform: Platform,
+  account: string,
+  containerId: string,
+  url: string,
+  media: SandboxMediaDescription,
+  altText: string | null,
+  failure: string | null,
+): SandboxUpload {
+  const upload = store.addUpload({
+    platform, account, id: containerId, contentType: media.contentType, declaredBytes: media.bytes, receivedBytes: media.bytes,
+    width: media.width, height: media.height, durationSeconds: media.seconds, altText, state: 'ready', readyAt: Date.now(), extra: { url },
+  });
+  if (failure) {
+    upload.extra.failsProcessing = 'true';
+    upload.extra.error = failure;
+  } else if (media.contentType.startsWith('video/')) {
+    startProcessing(upload, fileNameOf(url));
+  }
+  return upload;
+}
+
+/** A container's status as Instagram and Threads tell it: EXPIRED and PUBLISHED aside, IN_PROGRESS until its media is processed, then FINISHED or ERROR. */
+export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'PUBLISHED';
+
+export function containerStatus(store: SandboxStore, platform: Platform, containerId: string, container: PendingObject): { status: ContainerStatus; error: string | null } {
+  if (container.consumedBy) return { status: 'PUBLISHED', error: null };
+  const upload = currentUpload(store, platform, containerId);
+  // Text and carousel containers carry no media of their own: a carousel is made of finished children only.
+  if (!upload || upload.state === 'ready') return { status: 'FINISHED', error: null };
+  if (upload.state === 'failed') return { status: 'ERROR', error: upload.extra.error ?? 'FAILED_PROCESSING_VIDEO' };
+  return { status: 'IN_PROGRESS', error: null };
+}
+
+/**
+ * A carousel's children: containers this account made as carousel items, `min` to `max`
+ * of them, each FINISHED (Instagram "Content Publishing", carousel posts: "up to 10 images,
+ * videos, or a mix"; Threads "Carousel Posts": "limited to 20 images, videos, or a mix", at
+ * least 2). A child still processing is refused as Instagram refuses media not ready
+ * (Error Codes page: 9007 / 2207027).
+ */
+export function carouselChildren(store: SandboxStore, platform: Platform, account: string, children: string, max: number): string[] {
+  const ids = children.split(',').map((id) => id.trim()).filter((id) => id !== '');
+  if (ids.length < 2 || ids.length > max) throw new PlatformRefusal(400, '100', `Invalid parameter: a carousel takes 2 to ${max} children; got ${ids.length}`);
+  for (const id of ids) {
+    const child = store.pending.get(id);
+    if (!child || child.platform !== platform || child.account !== account || stringParam(child.params, 'is_carousel_item') !== 'true') {
+      throw new PlatformRefusal(400, '100', `Invalid parameter: ${id} is not a carousel item container of this user`);
+    }
+    requireFinished(store, platform, id, child);
+  }
+  return ids;
+}
+
+/** Publishing (or using) a container whose media is not processed fails (Error Codes page: 9007 / 2207027). */
+export function requireFinished(store: SandboxStore, platform: Platform, containerId: string, container: PendingObject): void {
+  const { status, error } = containerStatus(store, platform, containerId, container);
+  if (status === 'IN_PROGRESS') throw new PlatformRefusal(400, '9007/2207027', 'The media is not ready for publishing, please wait for a moment');
+  if (status === 'ERROR') throw new PlatformRefusal(400, '9007/2207027', `The media could not be processed (${error}); create a new container`);
+}
+
+/** The uploads a published container carries, in order (its own, or its carousel children's), marked as attached to the item. */
+export function attachContainerMedia(store: SandboxStore, platform: Platform, containerId: string, container: PendingObject, itemId: string): SandboxUpload[] {
+  const children = (stringParam(container.params, 'children') ?? '').split(',').filter((id) => id !== '');
+  const uploads = (children.length > 0 ? children : [containerId])
+    .map((id) => store.upload(platform, id))
+    .filter((upload): upload is SandboxUpload => upload !== undefined);
+  for (const upload of uploads) upload.attachedTo = itemId;
+  return uploads;
+}
+
+/**
+ * A Meta user's media list, as Instagram's "IG User Media"
+ * (https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media)
+ * and Threads' "Retrieve a list of all a user's threads"
+ * (https://developers.facebook.com/docs/threads/threads-media#retrieve-a-list-of-all-a-user-s-threads)
+ * answer it: newest first, `since`/`until` (epoch seconds) bound it by creation, `limit` (at most 100)
+ * and cursor paging (`after`; `paging.next` while there is more). Each item: its id, its text under
+ * `textField`, `timestamp` (+0000), `permalink`, `media_type` (TEXT_POST without media, IMAGE, VIDEO,
+ * CAROUSEL_ALBUM with `children` when the fields ask for them).
+ */
+export function mediaListing(
+  ctx: RouteContext,
+  items: readonly SandboxItem[],
+  textField: 'caption' | 'text',
+  permalinkOf: (item: SandboxItem) => string,
+): RouteAnswer {
+  const { query, baseUrl, params } = ctx;
+  const refusal = (message: string) => new PlatformRefusal(400, '100', `(#100) ${message}`);
+  const bound = (name: 'since' | 'until'): number | null => {
+    const value = query[name];
+    if (value === undefined) return null;
+    const seconds = Number(value);
+    if (!Number.isFinite(seconds)) throw refusal(`${name} must be a unix time`);
+    return seconds * 1000;
+  };
+  const until = bound('until');
+  const inRange = createdSince(items, bound('since')).filter((item) => until === null || Date.parse(item.createdAt) <= until);
+  const { page, next } = pageOf(inRange, query.after, pageSize(query.limit, { min: 1, max: 100, default: 25 }, refusal), refusal);
+  const withChildren = (query.fields ?? '').includes('children');
+  const data = page.map((item) => {
+    const type = item.media.length === 0 ? 'TEXT_POST' : item.media.length > 1 ? 'CAROUSEL_ALBUM' : item.media[0].contentType.startsWith('video/') ? 'VIDEO' : 'IMAGE';
+    return {
+      id: item.id,
+      [textField]: item.text,
+      timestamp: graphTime(item.createdAt),
+      permalink: permalinkOf(item),
+      media_type: type,
+      ...(withChildren && type === 'CAROUSEL_ALBUM' ? { children: { data: item.media.map((upload) => ({ id: upload.id })) } } : {}),
+    };
+  });
+  return { body: { data, paging: next ? { cursors: { after: next }, next: `${baseUrl}/${params.version}/${params.node}?after=${next}` } : {} } };
 }

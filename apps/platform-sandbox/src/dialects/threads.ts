@@ -1,7 +1,24 @@
 import { threadsLength } from '@app/platforms/content/text-length';
 import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteContext } from '../dialect';
-import type { SandboxItem, SandboxStore } from '../store';
-import { containerMedia, graphError, graphId, graphRateLimited, graphUnauthorized, requireActingFor, stringParam, takeContainer } from './meta-graph';
+import type { PendingObject, SandboxItem, SandboxStore } from '../store';
+import type { SandboxMediaDescription } from '../media-host';
+import {
+  attachContainerMedia,
+  carouselChildren,
+  containerMedia,
+  containerStatus,
+  graphError,
+  graphId,
+  graphRateLimited,
+  graphUnauthorized,
+  mediaListing,
+  pullableMedia,
+  pullIntoContainer,
+  requireActingFor,
+  requireFinished,
+  stringParam,
+  takeContainer,
+} from './meta-graph';
 
 function ownerOf(node: string, account: string): string {
   return node === 'me' ? account : node;
@@ -27,6 +44,72 @@ function requireThreadsUser(ctx: RouteContext): void {
     `(#10) The user does not have permission to act for Threads user ${ctx.params.node}`);
 }
 
+const MIB = 1024 * 1024;
+
+/**
+ * An IMAGE container's media as Threads checks it when the container is made (Media
+ * Specifications, https://developers.facebook.com/docs/threads/overview: JPEG or PNG, 8 MB
+ * at most, aspect ratio limit 10:1). Threads documents no codes for these: Graph's invalid
+ * parameter (100) with what is wrong.
+ */
+function checkImage(url: string): SandboxMediaDescription {
+  const media = pullableMedia(url);
+  if (!media) throw new PlatformRefusal(400, '100', `Invalid parameter: the image could not be downloaded from ${url}`);
+  if (media.contentType !== 'image/jpeg' && media.contentType !== 'image/png') throw new PlatformRefusal(400, '100', 'Invalid parameter: images must be JPEG or PNG');
+  if (media.bytes > 8 * MIB) throw new PlatformRefusal(400, '100', 'Invalid parameter: images must be 8 MB at most');
+  const ratio = media.width && media.height ? media.width / media.height : null;
+  if (ratio !== null && (ratio > 10 || ratio < 1 / 10)) throw new PlatformRefusal(400, '100', 'Invalid parameter: the image aspect ratio is beyond 10:1');
+  return media;
+}
+
+/**
+ * What Threads' processing refuses in a video (Media Specifications: MOV or MP4, 5 minutes
+ * and 1 GB at most, aspect ratio 0.01:1 to 10:1), as the container's `error_message`
+ * ("Threads API Troubleshooting": FAILED_DOWNLOADING_VIDEO, INVALID_DURATION,
+ * INVALID_ASPEC_RATIO [sic], FAILED_PROCESSING_VIDEO...), or null.
+ */
+function videoFailure(media: SandboxMediaDescription | null): string | null {
+  if (!media) return 'FAILED_DOWNLOADING_VIDEO';
+  if ((media.contentType !== 'video/mp4' && media.contentType !== 'video/quicktime') || media.bytes > 1024 * MIB) return 'FAILED_PROCESSING_VIDEO';
+  if (media.seconds !== null && media.seconds > 5 * 60) return 'INVALID_DURATION';
+  const ratio = media.width && media.height ? media.width / media.height : null;
+  if (ratio !== null && (ratio < 0.01 || ratio > 10)) return 'INVALID_ASPEC_RATIO';
+  return null;
+}
+
+/**
+ * One container's media ("Threads Posts"): IMAGE by image_url, VIDEO by video_url, each
+ * with an optional alt_text ("Accessibility"), or a CAROUSEL of 2 to 20 finished children.
+ * A video Threads cannot download or process still makes a container, whose status ends
+ * in ERROR.
+ */
+function createContainerMedia(ctx: RouteContext, id: string, input: Record<string, unknown>, mediaType: string): void {
+  const { store, account } = ctx;
+  const altText = stringParam(input, 'alt_text') ?? null;
+  if (mediaType === 'CAROUSEL') carouselChildren(store, 'threads', account, required(input.children, 'children', '100'), 20);
+  if (mediaType === 'IMAGE') {
+    const url = required(input.image_url, 'image_url', '100');
+    pullIntoContainer(store, 'threads', account, id, url, checkImage(url), altText, null);
+  }
+  if (mediaType === 'VIDEO') {
+    const url = required(input.video_url, 'video_url', '100');
+    const media = pullableMedia(url);
+    // A video Threads could not download fails at once; one it could is processed first, then finishes or fails.
+    pullIntoContainer(store, 'threads', account, id, url, media ?? NOTHING_DOWNLOADED, altText, videoFailure(media));
+  }
+}
+
+const NOTHING_DOWNLOADED: SandboxMediaDescription = { contentType: 'application/octet-stream', bytes: 0, width: null, height: null, seconds: null, status: 404 };
+
+/** A published post carrying its container's media. */
+function addPost(store: SandboxStore, account: string, owner: string, text: string, creationId: string, container: PendingObject): SandboxItem {
+  const id = graphId(store);
+  return store.add({
+    platform: 'threads', account, owner, id, kind: 'post', text, mediaUrls: containerMedia(store, container.params),
+    media: attachContainerMedia(store, 'threads', creationId, container, id), parentId: null, postId: null, author: owner, extra: {},
+  });
+}
+
 /** Threads API: containers on /{threads-user-id}/threads, /threads_publish, replies via reply_to_id. */
 export const threadsDialect: PlatformDialect = {
   platform: 'threads',
@@ -49,11 +132,11 @@ export const threadsDialect: PlatformDialect = {
         // ("Threads Posts", Limitations: https://developers.facebook.com/documentation/threads/posts)
         const text = stringParam(input, 'text');
         if (text !== undefined && threadsLength(text) > 500) throw new PlatformRefusal(400, '100', 'Invalid parameter: text is longer than 500 characters (emoji counted as UTF-8 bytes)');
-        if (mediaType === 'IMAGE') required(input.image_url, 'image_url', '100');
-        if (mediaType === 'VIDEO') required(input.video_url, 'video_url', '100');
+        if (!['TEXT', 'IMAGE', 'VIDEO', 'CAROUSEL'].includes(mediaType)) throw new PlatformRefusal(400, '100', `Invalid parameter: media_type ${mediaType}`);
         const replyTo = stringParam(input, 'reply_to_id');
         if (replyTo) existing(store, 'threads', replyTo, '100');
         const id = graphId(store);
+        createContainerMedia(ctx, id, input, mediaType);
         store.pending.set(id, { platform: 'threads', account, owner: ownerOf(params.node, account), params: input, consumedBy: null });
         return { body: { id } };
       },
@@ -65,16 +148,15 @@ export const threadsDialect: PlatformDialect = {
       handle: (ctx) => {
         requireThreadsUser(ctx);
         const { store, account, params, body } = ctx;
-        const container = takeContainer(store, account, required(field(body, 'creation_id'), 'creation_id', '100'));
+        const creationId = required(field(body, 'creation_id'), 'creation_id', '100');
+        const container = takeContainer(store, account, creationId);
+        requireFinished(store, 'threads', creationId, container);
         const text = stringParam(container.params, 'text') ?? '';
         const replyTo = stringParam(container.params, 'reply_to_id');
         const owner = ownerOf(params.node, account);
         const item = replyTo
           ? createComment(store, { account, parent: existing(store, 'threads', replyTo, '100'), text, author: owner })
-          : store.add({
-              platform: 'threads', account, owner, id: graphId(store), kind: 'post', text, mediaUrls: containerMedia(store, container.params),
-              parentId: null, postId: null, author: owner, extra: {},
-            });
+          : addPost(store, account, owner, text, creationId, container);
         container.consumedBy = item.id;
         return { body: { id: item.id } };
       },
@@ -84,7 +166,12 @@ export const threadsDialect: PlatformDialect = {
       url: '/:version/:node',
       operation: 'lookup',
       handle: ({ store, params }) => {
-        if (store.pending.has(params.node)) return { body: { id: params.node, status: 'FINISHED' } };
+        const container = store.pending.get(params.node);
+        if (container) {
+          // A container's publishing status and, on ERROR, error_message ("Threads API Troubleshooting").
+          const { status, error } = containerStatus(store, 'threads', params.node, container);
+          return { body: { id: params.node, status, ...(error ? { error_message: error } : {}) } };
+        }
         const item = existing(store, 'threads', params.node, '100');
         return { body: { id: item.id, permalink: permalink(item) } };
       },
@@ -95,8 +182,7 @@ export const threadsDialect: PlatformDialect = {
       operation: 'lookup',
       handle: (ctx) => {
         requireThreadsUser(ctx);
-        const { store, account, params } = ctx;
-        return { body: { data: store.postsOf('threads', account, ownerOf(params.node, account)).map((item) => ({ id: item.id, text: item.text, permalink: permalink(item) })) } };
+        return mediaListing(ctx, ctx.store.postsOf('threads', ctx.account, ownerOf(ctx.params.node, ctx.account)), 'text', permalink);
       },
     },
     {

@@ -1,24 +1,120 @@
+import { describeSandboxMedia } from '../media-host';
 import { field, PlatformDialect, PlatformRefusal, required } from '../dialect';
 import type { RouteContext } from '../dialect';
+import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
+import { contentRange, inspectUpload, processingEndsAt } from './uploaded-media';
 
-const DEFAULT_CODES: Record<number, string> = { 400: 'invalid_params', 401: 'access_token_invalid', 403: 'scope_not_authorized', 429: 'rate_limit_exceeded', 500: 'internal_error', 503: 'internal_error' };
+const DEFAULT_CODES: Record<number, string> = { 400: 'invalid_params', 401: 'access_token_invalid', 403: 'scope_not_authorized', 404: 'invalid_params', 429: 'rate_limit_exceeded', 500: 'internal_error', 503: 'internal_error' };
+
+const MB = 1024 * 1024;
+/** Media Transfer Guide (https://developers.tiktok.com/doc/content-posting-api-media-transfer-guide), "Chunk restrictions". */
+const CHUNK_MIN_BYTES = 5 * MB;
+const CHUNK_MAX_BYTES = 64 * MB;
+const FINAL_CHUNK_MAX_BYTES = 128 * MB;
+const MAX_CHUNKS = 1000;
+/** Its "Video restrictions" and "Image restrictions". */
+const VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'];
+const VIDEO_MAX_BYTES = 4 * 1024 * MB;
+const VIDEO_MAX_SECONDS = 600;
+const PICTURE_MIN_PX = 360;
+const PICTURE_MAX_PX = 4096;
+const PHOTO_TYPES = ['image/jpeg', 'image/webp'];
+const PHOTO_MAX_BYTES = 20 * MB;
+/** Direct Post, photo_images: up to 35. */
+const PHOTOS_MAX = 35;
 
 function answer(data: unknown) {
   return { data, error: { code: 'ok', message: '', log_id: `sandbox${Date.now()}` } };
 }
 
-/** Stores the post under its eventual public video id, remembering the publish_id TikTok answers first. */
-function initPost({ store, account, body }: RouteContext, text: string, mediaUrls: string[]) {
-  const sequence = store.nextSeq();
-  const publishId = `v_pub_url~v2-1.${7_400_000_000_000_000_000n + BigInt(sequence)}`;
-  store.add({
-    platform: 'tiktok', account, owner: account, id: String(7_300_000_000_000_000_000n + BigInt(sequence)), kind: 'post',
-    text, mediaUrls, parentId: null, postId: null, author: account, extra: { publishId, mode: String(field(body, 'post_mode') ?? 'DIRECT_POST') },
-  });
-  return { body: answer({ publish_id: publishId }) };
+function invalid(message: string): PlatformRefusal {
+  return new PlatformRefusal(400, 'invalid_params', message);
 }
 
-/** TikTok Content Posting API (Direct Post): video and photo init, then status fetch. No comments API. */
+/** The post TikTok holds from its init on (its publish_id), under its eventual public video id. */
+function initPost({ store, account, body }: RouteContext, text: string, mediaUrls: string[], extra: Record<string, string>): SandboxItem {
+  const sequence = store.nextSeq();
+  const publishId = `v_pub_url~v2-1.${7_400_000_000_000_000_000n + BigInt(sequence)}`;
+  return store.add({
+    platform: 'tiktok', account, owner: account, id: String(7_300_000_000_000_000_000n + BigInt(sequence)), kind: 'post',
+    text, mediaUrls, parentId: null, postId: null, author: account, extra: { publishId, mode: String(field(body, 'post_mode') ?? 'DIRECT_POST'), ...extra },
+  });
+}
+
+/** source_info of a FILE_UPLOAD, checked against the guide's chunk restrictions. */
+function fileUploadPlan(source: unknown): { videoSize: number; chunkSize: number; chunkCount: number } {
+  const [videoSize, chunkSize, chunkCount] = ['video_size', 'chunk_size', 'total_chunk_count'].map((name) => {
+    const value = field(source, name);
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw invalid(`source_info.${name} must be a positive integer`);
+    return value;
+  });
+  if (videoSize > VIDEO_MAX_BYTES) throw invalid('video_size is over the 4 GB maximum');
+  if (videoSize < CHUNK_MIN_BYTES && chunkSize !== videoSize) throw invalid('a video under 5 MB is uploaded whole: chunk_size must be video_size');
+  if (videoSize >= CHUNK_MIN_BYTES && (chunkSize < CHUNK_MIN_BYTES || chunkSize > CHUNK_MAX_BYTES)) throw invalid('chunk_size must be between 5 MB and 64 MB');
+  if (chunkCount !== Math.floor(videoSize / chunkSize)) throw invalid('total_chunk_count must be video_size / chunk_size rounded down');
+  if (chunkCount > MAX_CHUNKS) throw invalid('at most 1000 chunks');
+  if (videoSize - (chunkCount - 1) * chunkSize > FINAL_CHUNK_MAX_BYTES) throw invalid('the final chunk would be over 128 MB');
+  return { videoSize, chunkSize, chunkCount };
+}
+
+/**
+ * A url TikTok pulls (PULL_FROM_URL), as it finds it once downloaded: the sandbox reads what
+ * a media-host url holds without fetching it; any other url cannot be pulled here. What the
+ * restrictions refuse fails the post in processing with TikTok's fail_reason.
+ */
+function pulledUpload(store: SandboxStore, account: string, url: string, kind: 'photo' | 'video'): SandboxUpload {
+  const media = describeSandboxMedia(url);
+  const failReason = !media || media.status !== 200 ? `${kind}_pull_failed` : pullRefusal(kind, media.contentType, media.bytes, media.width, media.height, media.seconds);
+  return store.addUpload({
+    platform: 'tiktok', account, id: `pull-${store.nextSeq()}`, contentType: media?.contentType ?? 'application/octet-stream',
+    declaredBytes: media?.bytes ?? 0, receivedBytes: media?.bytes ?? 0, width: media?.width ?? null, height: media?.height ?? null,
+    durationSeconds: media?.seconds ?? null, altText: null, state: 'processing', readyAt: processingEndsAt(media?.seconds ?? null),
+    extra: { url, ...(failReason ? { failReason } : {}) },
+  });
+}
+
+function pullRefusal(kind: 'photo' | 'video', type: string, bytes: number, width: number | null, height: number | null, seconds: number | null): string | null {
+  if (kind === 'photo') return PHOTO_TYPES.includes(type) && bytes <= PHOTO_MAX_BYTES ? null : 'file_format_check_failed';
+  return VIDEO_TYPES.includes(type) && bytes <= VIDEO_MAX_BYTES ? videoRefusal(width, height, seconds) : 'file_format_check_failed';
+}
+
+/** The video restrictions TikTok's processing checks: picture size 360-4096 px each way, at most 10 minutes. */
+function videoRefusal(width: number | null, height: number | null, seconds: number | null): string | null {
+  const outside = (px: number | null) => px !== null && (px < PICTURE_MIN_PX || px > PICTURE_MAX_PX);
+  if (outside(width) || outside(height)) return 'picture_size_check_failed';
+  return seconds !== null && seconds > VIDEO_MAX_SECONDS ? 'duration_check_failed' : null;
+}
+
+function attach(item: SandboxItem, uploads: SandboxUpload[]): void {
+  for (const upload of uploads) upload.attachedTo = item.id;
+  item.media.push(...uploads);
+}
+
+/**
+ * Get Post Status (https://developers.tiktok.com/doc/content-posting-api-reference-get-video-status):
+ * PROCESSING_UPLOAD while the bytes arrive and are processed, PROCESSING_DOWNLOAD while TikTok
+ * pulls urls, FAILED with a fail_reason, PUBLISH_COMPLETE with the public id.
+ */
+function postStatus(store: SandboxStore, item: SandboxItem) {
+  const uploads = item.media.map((upload) => store.upload('tiktok', upload.id) ?? upload);
+  for (const upload of uploads) if (upload.state === 'ready' && upload.extra.failReason) upload.state = 'failed';
+  const received = uploads.reduce((sum, upload) => sum + upload.receivedBytes, 0);
+  const bytes = item.extra.source === 'FILE_UPLOAD' ? { uploaded_bytes: received } : { downloaded_bytes: received };
+  const failure = uploads.find((upload) => upload.state === 'failed');
+  if (failure) return { status: 'FAILED', fail_reason: failure.extra.failReason ?? 'internal', publicaly_available_post_id: [], ...bytes };
+  if (uploads.some((upload) => upload.state !== 'ready')) {
+    return { status: item.extra.source === 'FILE_UPLOAD' ? 'PROCESSING_UPLOAD' : 'PROCESSING_DOWNLOAD', publicaly_available_post_id: [], ...bytes };
+  }
+  return { status: 'PUBLISH_COMPLETE', publicaly_available_post_id: [item.id], ...bytes };
+}
+
+/**
+ * TikTok Content Posting API (Direct Post): video init (FILE_UPLOAD with its upload_url, or
+ * PULL_FROM_URL), the chunk PUTs to the upload_url, photo init (PULL_FROM_URL), status fetch.
+ * The init is the call that makes the post ('publish'); what later fails in processing shows
+ * as FAILED. Processing takes the time processingEndsAt gives; a video outside 360-4096 px
+ * (`width=`/`height=` of the media host) or over 10 minutes fails it, as TikTok's does. No comments API.
+ */
 export const tiktokDialect: PlatformDialect = {
   platform: 'tiktok',
   error: (status, code, message) => ({ status, body: { data: {}, error: { code: code ?? DEFAULT_CODES[status] ?? 'internal_error', message, log_id: `sandbox${Date.now()}` } } }),
@@ -31,26 +127,123 @@ export const tiktokDialect: PlatformDialect = {
   unauthorized: () => tiktokDialect.error(401, 'access_token_invalid', 'The access token is invalid or not found in the request.'),
   routes: [
     {
+      // Direct Post, "Initialize the posting request" (https://developers.tiktok.com/doc/content-posting-api-reference-direct-post).
       method: 'POST',
       url: '/v2/post/publish/video/init/',
       operation: 'publish',
       handle: (ctx) => {
+        const postInfo = field(ctx.body, 'post_info');
+        required(field(postInfo, 'privacy_level'), 'post_info.privacy_level', 'invalid_params');
+        const title = String(field(postInfo, 'title') ?? '');
+        if (title.length > 2200) throw invalid('title is longer than 2200');
         const source = field(ctx.body, 'source_info');
-        if (field(source, 'source') !== 'PULL_FROM_URL') throw new PlatformRefusal(400, 'invalid_params', 'the sandbox takes source PULL_FROM_URL');
-        const title = String(field(field(ctx.body, 'post_info'), 'title') ?? '');
-        if (title.length > 2200) throw new PlatformRefusal(400, 'invalid_params', 'title is longer than 2200');
-        return initPost(ctx, title, [required(field(source, 'video_url'), 'video_url', 'invalid_params')]);
+        if (field(source, 'source') === 'PULL_FROM_URL') {
+          const url = required(field(source, 'video_url'), 'video_url', 'invalid_params');
+          const item = initPost(ctx, title, [url], { source: 'PULL_FROM_URL' });
+          attach(item, [pulledUpload(ctx.store, ctx.account, url, 'video')]);
+          return { body: answer({ publish_id: item.extra.publishId }) };
+        }
+        if (field(source, 'source') !== 'FILE_UPLOAD') throw invalid('source_info.source must be FILE_UPLOAD or PULL_FROM_URL');
+        const plan = fileUploadPlan(source);
+        const item = initPost(ctx, title, [], { source: 'FILE_UPLOAD' });
+        const uploadId = String(ctx.store.nextSeq());
+        const uploadToken = `tok${uploadId}x${Date.now().toString(36)}`;
+        attach(item, [
+          ctx.store.addUpload({
+            platform: 'tiktok', account: ctx.account, id: uploadId, contentType: 'application/octet-stream', declaredBytes: plan.videoSize, receivedBytes: 0,
+            width: null, height: null, durationSeconds: null, altText: null, state: 'uploading', readyAt: Number.POSITIVE_INFINITY,
+            extra: { uploadToken, chunkSize: String(plan.chunkSize), chunkCount: String(plan.chunkCount) },
+          }),
+        ]);
+        // The real upload_url lives on open-upload.tiktokapis.com; here, under the platform's prefix.
+        return { body: answer({ publish_id: item.extra.publishId, upload_url: `${ctx.baseUrl}/video/?upload_id=${uploadId}&upload_token=${uploadToken}` }) };
       },
     },
     {
+      // Media Transfer Guide, "Media transfer HTTP schema": chunks in order, 206 until the last, 201 for it.
+      method: 'PUT',
+      url: '/video/',
+      operation: 'upload',
+      auth: 'none',
+      handle: ({ store, query, headers, body }) => {
+        const upload = store.upload('tiktok', query.upload_id ?? '');
+        if (!upload || upload.extra.uploadToken !== query.upload_token) throw new PlatformRefusal(404, 'invalid_params', 'upload_id or upload_token is invalid');
+        const range = contentRange(headers['content-range']);
+        if (!range || range.first === null || range.last === null) throw invalid('Content-Range must be bytes {FIRST_BYTE}-{LAST_BYTE}/{TOTAL_BYTE_LENGTH}');
+        if (range.total !== upload.declaredBytes) throw invalid('the total in Content-Range is not the video_size of the init');
+        if (!Buffer.isBuffer(body) || body.length !== range.last - range.first + 1) throw invalid('the body is not the byte range Content-Range names');
+        const chunkSize = Number(upload.extra.chunkSize);
+        const chunkCount = Number(upload.extra.chunkCount);
+        const isFinal = range.first === (chunkCount - 1) * chunkSize;
+        if (range.first % chunkSize !== 0 || (isFinal ? range.last !== range.total - 1 : body.length !== chunkSize)) throw invalid('the chunk does not match chunk_size');
+        // A chunk sent again (its answer was lost) is taken as already received.
+        const repeated = range.last < upload.receivedBytes;
+        if (!repeated && range.first !== upload.receivedBytes) throw invalid('file chunks must be uploaded sequentially');
+        if (!repeated) {
+          if (range.first === 0) Object.assign(upload, inspectUpload(body));
+          upload.receivedBytes = range.last + 1;
+          if (isFinal) {
+            const failReason = VIDEO_TYPES.includes(upload.contentType) ? videoRefusal(upload.width, upload.height, upload.durationSeconds) : 'file_format_check_failed';
+            if (failReason) upload.extra.failReason = failReason;
+            upload.state = 'processing';
+            upload.readyAt = processingEndsAt(upload.durationSeconds);
+          }
+        }
+        return { status: upload.receivedBytes === upload.declaredBytes ? 201 : 206 };
+      },
+    },
+    {
+      // Direct Post, "Post photos": content/init with media_type PHOTO, photos pulled from photo_images.
       method: 'POST',
       url: '/v2/post/publish/content/init/',
       operation: 'publish',
       handle: (ctx) => {
-        if (field(ctx.body, 'media_type') !== 'PHOTO') throw new PlatformRefusal(400, 'invalid_params', 'media_type must be PHOTO');
-        const photos = field(field(ctx.body, 'source_info'), 'photo_images');
-        if (!Array.isArray(photos) || photos.length === 0) throw new PlatformRefusal(400, 'invalid_params', 'photo_images is required');
-        return initPost(ctx, String(field(field(ctx.body, 'post_info'), 'description') ?? ''), photos.map(String));
+        if (field(ctx.body, 'media_type') !== 'PHOTO') throw invalid('media_type must be PHOTO');
+        const postInfo = field(ctx.body, 'post_info');
+        required(field(postInfo, 'privacy_level'), 'post_info.privacy_level', 'invalid_params');
+        if (String(field(postInfo, 'title') ?? '').length > 90) throw invalid('title is longer than 90');
+        const description = String(field(postInfo, 'description') ?? '');
+        if (description.length > 4000) throw invalid('description is longer than 4000');
+        const source = field(ctx.body, 'source_info');
+        if (field(source, 'source') !== 'PULL_FROM_URL') throw invalid('photos are posted with source PULL_FROM_URL');
+        const photos = field(source, 'photo_images');
+        if (!Array.isArray(photos) || photos.length === 0 || photos.length > PHOTOS_MAX) throw invalid(`photo_images takes 1 to ${PHOTOS_MAX} urls`);
+        const cover = field(source, 'photo_cover_index');
+        if (typeof cover !== 'number' || cover < 0 || cover >= photos.length) throw invalid('photo_cover_index must index photo_images');
+        const item = initPost(ctx, description, photos.map(String), { source: 'PULL_FROM_URL' });
+        attach(item, photos.map((url) => pulledUpload(ctx.store, ctx.account, String(url), 'photo')));
+        return { body: answer({ publish_id: item.extra.publishId }) };
+      },
+    },
+    {
+      // Display API, "Query User Video List" (https://developers.tiktok.com/doc/tiktok-api-v2-video-list): the user's
+      // public videos newest first, `fields` in the query, {max_count (at most 20, default 10), cursor} in the body;
+      // data {videos, cursor, has_more}, create_time in epoch seconds. Only posts TikTok finished (PUBLISH_COMPLETE) are public.
+      method: 'POST',
+      url: '/v2/video/list/',
+      operation: 'lookup',
+      handle: ({ store, account, body, query }) => {
+        const fields = new Set((query.fields ?? '').split(',').filter(Boolean));
+        if (fields.size === 0) throw invalid('fields is required');
+        const maxCount = field(body, 'max_count') ?? 10;
+        if (typeof maxCount !== 'number' || !Number.isInteger(maxCount) || maxCount < 1 || maxCount > 20) throw invalid('max_count must be 1 to 20');
+        const cursor = field(body, 'cursor');
+        const before = typeof cursor === 'number' ? cursor : Number.POSITIVE_INFINITY;
+        const videos = store
+          .postsOf('tiktok', account)
+          .filter((item) => postStatus(store, item).status === 'PUBLISH_COMPLETE' && Date.parse(item.createdAt) < before);
+        const page = videos.slice(0, maxCount);
+        const all: Record<string, (item: SandboxItem) => unknown> = {
+          id: (item) => item.id,
+          create_time: (item) => Math.floor(Date.parse(item.createdAt) / 1000),
+          title: (item) => item.extra.title ?? '',
+          video_description: (item) => item.text,
+          share_url: (item) => `https://www.tiktok.com/@${account}/video/${item.id}`,
+        };
+        const shown = page.map((item) => Object.fromEntries([...fields].filter((name) => all[name]).map((name) => [name, all[name](item)])));
+        const last = page[page.length - 1];
+        // The cursor is a UTC time in milliseconds: the next page holds the videos created before it.
+        return { body: answer({ videos: shown, cursor: last ? Date.parse(last.createdAt) : 0, has_more: videos.length > page.length }) };
       },
     },
     {
@@ -61,7 +254,7 @@ export const tiktokDialect: PlatformDialect = {
         const publishId = required(field(body, 'publish_id'), 'publish_id', 'invalid_params');
         const item = store.items.find((candidate) => candidate.platform === 'tiktok' && candidate.account === account && candidate.extra.publishId === publishId);
         if (!item) throw new PlatformRefusal(400, 'invalid_publish_id', 'publish_id does not exist');
-        return { body: answer({ status: 'PUBLISH_COMPLETE', publicaly_available_post_id: [item.id], uploaded_bytes: 0 }) };
+        return { body: answer(postStatus(store, item)) };
       },
     },
   ],

@@ -1,11 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId } from '../dialect';
-import type { SandboxItem, SandboxStore } from '../store';
+import type { RouteAnswer } from '../dialect';
+import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
+import { contentRange, inspectUpload, processingEndsAt } from './uploaded-media';
+import { pageOf, pageSize } from './listing';
 
 const DEFAULT_REASONS: Record<number, string> = { 400: 'badRequest', 401: 'authError', 403: 'forbidden', 404: 'notFound', 500: 'backendError', 503: 'backendError' };
 
 function youtubeId(length: number): string {
   return randomBytes(length).toString('base64url').slice(0, length);
+}
+
+/** A channel's uploads playlist id (channels.list contentDetails.relatedPlaylists.uploads): its channel id with UU for UC, as YouTube names them. */
+export function uploadsPlaylistOf(channelId: string): string {
+  return `UU${channelId.replace(/^UC/, '')}`;
 }
 
 function createComment(store: SandboxStore, { account, parent, text, author }: NewComment): SandboxItem {
@@ -57,7 +65,46 @@ function unauthorized(reason: 'missing' | 'unknown' | 'expired' | 'revoked') {
   };
 }
 
-/** YouTube Data API v3: resumable video upload, commentThreads and comments. */
+/** videos.insert: "Accepted Media MIME types: video/*, application/octet-stream", "Maximum file size: 256GB". */
+const ACCEPTED_TYPE = /^(video\/[\w.+-]+|application\/octet-stream)$/;
+const MAX_VIDEO_BYTES = 256 * 1024 ** 3;
+/** Chunks other than the last are multiples of 256 KiB ("Uploading a file in chunks"). */
+const CHUNK_UNIT = 256 * 1024;
+
+function headerValue(header: string | string[] | undefined): string | undefined {
+  return Array.isArray(header) ? header[0] : header;
+}
+
+/** Takes the bytes [first, last] of an upload: contiguous with what it holds (a chunk sent again is taken once). */
+function receiveChunk(upload: SandboxUpload, first: number, last: number, bytes: Buffer): void {
+  if (bytes.length !== last - first + 1) throw new PlatformRefusal(400, 'badRequest', 'the body is not the byte range Content-Range names');
+  if (first > upload.receivedBytes) throw new PlatformRefusal(400, 'badRequest', `the upload holds ${upload.receivedBytes} bytes; a chunk cannot start at ${first}`);
+  if (last + 1 < upload.declaredBytes && bytes.length % CHUNK_UNIT !== 0) {
+    throw new PlatformRefusal(400, 'badRequest', `Invalid request. The number of bytes uploaded is required to be a multiple of ${CHUNK_UNIT}, except for the final request. The received request contained ${bytes.length} bytes.`);
+  }
+  if (first === 0) Object.assign(upload, inspectUpload(bytes));
+  upload.receivedBytes = Math.max(upload.receivedBytes, last + 1);
+}
+
+/** 308 Resume Incomplete, with `Range: bytes=0-{last held}` once any byte is held. */
+function resumeIncomplete(upload: SandboxUpload): RouteAnswer {
+  const headers: Record<string, string> = upload.receivedBytes > 0 ? { range: `bytes=0-${upload.receivedBytes - 1}` } : {};
+  return { status: 308, headers };
+}
+
+/** The video the completed upload makes; YouTube processes it afterwards (processingEndsAt). */
+function createVideo(store: SandboxStore, account: string, params: Record<string, unknown>, upload: SandboxUpload): SandboxItem {
+  upload.state = 'processing';
+  upload.readyAt = processingEndsAt(upload.durationSeconds);
+  const item = store.add({
+    platform: 'youtube', account, owner: account, id: youtubeId(11), kind: 'post', text: String(params.description), mediaUrls: [], media: [upload],
+    parentId: null, postId: null, author: account, extra: { title: String(params.title), bytes: String(upload.receivedBytes) },
+  });
+  upload.attachedTo = item.id;
+  return item;
+}
+
+/** YouTube Data API v3: resumable video upload (in chunks, with its 308 answers), commentThreads and comments, a channel's uploads playlist (channels.list is with the sign-in routes). */
 export const youtubeDialect: PlatformDialect = {
   platform: 'youtube',
   error: (status, code, message) => ({
@@ -73,31 +120,63 @@ export const youtubeDialect: PlatformDialect = {
   createComment,
   routes: [
     {
+      // "Resumable Uploads", Step 1 (https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol).
       method: 'POST',
       url: '/upload/youtube/v3/videos',
       operation: 'upload_session',
-      handle: ({ store, account, query, body, baseUrl }) => {
+      handle: ({ store, account, query, body, headers, baseUrl }) => {
         if (query.uploadType !== 'resumable') throw new PlatformRefusal(400, 'badRequest', 'the sandbox supports uploadType=resumable');
         const title = required(field(field(body, 'snippet'), 'title'), 'snippet.title', 'invalidTitle');
         if ([...title].length > 100) throw new PlatformRefusal(400, 'invalidTitle', 'The request metadata specifies an invalid video title.');
+        const declaredType = headerValue(headers['x-upload-content-type']);
+        if (declaredType && !ACCEPTED_TYPE.test(declaredType)) throw new PlatformRefusal(400, 'badContent', `Media type '${declaredType}' is not supported. Valid media types: [video/*, application/octet-stream]`);
+        const declaredLength = Number(headerValue(headers['x-upload-content-length']) ?? Number.NaN);
+        if (declaredLength > MAX_VIDEO_BYTES) throw new PlatformRefusal(400, 'uploadLimitExceeded', 'The video is larger than the 256 GB YouTube takes.');
         const uploadId = `upl-${store.nextSeq()}`;
         store.pending.set(uploadId, { platform: 'youtube', account, owner: account, params: { title, description: String(field(field(body, 'snippet'), 'description') ?? '') }, consumedBy: null });
+        store.addUpload({
+          platform: 'youtube', account, id: uploadId, contentType: declaredType ?? 'application/octet-stream', declaredBytes: Number.isSafeInteger(declaredLength) ? declaredLength : -1,
+          receivedBytes: 0, width: null, height: null, durationSeconds: null, altText: null, state: 'uploading', readyAt: Number.POSITIVE_INFINITY,
+        });
         return { headers: { location: `${baseUrl}/upload/youtube/v3/videos?uploadType=resumable&upload_id=${uploadId}` } };
       },
     },
     {
+      // Steps 3-4 and "Uploading a file in chunks": the whole file, or chunks (multiples of 256 KiB
+      // but the last) each answered 308 Resume Incomplete with the Range held; `bytes */total` asks
+      // for that status. The PUT that completes the upload creates the video: the 'publish'.
       method: 'PUT',
       url: '/upload/youtube/v3/videos',
-      operation: 'publish',
-      handle: ({ store, account, query, body }) => {
+      operation: ({ store, query, headers, body }) => {
+        const upload = store.upload('youtube', query.upload_id ?? '');
+        const range = contentRange(headers['content-range']);
+        if (!upload || (range && range.last === null)) return 'upload';
+        const last = range?.last ?? (Buffer.isBuffer(body) ? body.length - 1 : -1);
+        return last + 1 === (range?.total ?? upload.declaredBytes) || upload.receivedBytes === upload.declaredBytes ? 'publish' : 'upload';
+      },
+      handle: ({ store, account, query, headers, body }) => {
         const session = store.pending.get(query.upload_id ?? '');
-        if (!session || session.account !== account) throw new PlatformRefusal(404, 'notFound', 'upload session not found');
-        if (!(body instanceof Buffer) || body.length === 0) throw new PlatformRefusal(400, 'badRequest', 'the upload has no video bytes');
-        const item = session.consumedBy
-          ? existing(store, 'youtube', session.consumedBy)
-          : store.add({ platform: 'youtube', account, owner: account, id: youtubeId(11), kind: 'post', text: String(session.params.description), mediaUrls: [], parentId: null, postId: null, author: account, extra: { title: String(session.params.title), bytes: String(body.length) } });
+        const upload = store.upload('youtube', query.upload_id ?? '');
+        if (!session || !upload || session.account !== account) throw new PlatformRefusal(404, 'notFound', 'upload session not found');
+        const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+        const range = headers['content-range'] === undefined ? { first: 0, last: bytes.length - 1, total: bytes.length } : contentRange(headers['content-range']);
+        if (!range || (upload.declaredBytes >= 0 && range.total !== upload.declaredBytes)) throw new PlatformRefusal(400, 'badRequest', 'Content-Range does not match the upload');
+        if (range.total === 0) throw new PlatformRefusal(400, 'mediaBodyRequired', 'The request does not include the video content.');
+        upload.declaredBytes = range.total;
+        if (range.first !== null && range.last !== null) receiveChunk(upload, range.first, range.last, bytes);
+        if (upload.receivedBytes < upload.declaredBytes) return resumeIncomplete(upload);
+        const item = session.consumedBy ? existing(store, 'youtube', session.consumedBy) : createVideo(store, account, session.params, upload);
         session.consumedBy = item.id;
-        return { body: { kind: 'youtube#video', id: item.id, snippet: { title: item.extra.title, description: item.text }, status: { uploadStatus: 'uploaded', privacyStatus: 'public' } } };
+        return {
+          status: 201,
+          body: {
+            kind: 'youtube#video',
+            id: item.id,
+            snippet: { title: item.extra.title, description: item.text },
+            status: { uploadStatus: 'uploaded', privacyStatus: 'public' },
+            processingDetails: { processingStatus: store.upload('youtube', upload.id)?.state === 'ready' ? 'succeeded' : 'processing' },
+          },
+        };
       },
     },
     {
@@ -121,6 +200,30 @@ export const youtubeDialect: PlatformDialect = {
         const parent = existing(store, 'youtube', required(field(snippet, 'parentId'), 'snippet.parentId', 'parentCommentNotFound'), 'parentCommentNotFound');
         const comment = createComment(store, { account, parent, text: required(field(snippet, 'textOriginal'), 'textOriginal', 'commentTextRequired'), author: account });
         return { body: commentJson(comment) };
+      },
+    },
+    {
+      // "PlaylistItems: list" (https://developers.google.com/youtube/v3/docs/playlistItems/list): playlistId, part
+      // snippet/contentDetails, maxResults 0-50 (default 5), pageToken / nextPageToken; the uploads playlist newest first.
+      method: 'GET',
+      url: '/youtube/v3/playlistItems',
+      operation: 'lookup',
+      handle: ({ store, query }) => {
+        const playlistId = required(query.playlistId, 'playlistId', 'playlistIdRequired');
+        const channel = [`UC${playlistId.slice(2)}`, playlistId.slice(2)].map((id) => store.auth.byPlatformId('youtube', id)).find((found) => found && uploadsPlaylistOf(found.platformAccountId) === playlistId);
+        if (!channel) throw new PlatformRefusal(404, 'playlistNotFound', `The playlist identified with the request's playlistId parameter cannot be found.`);
+        const refusal = (message: string) => new PlatformRefusal(400, 'invalidParameter', message);
+        const { page, next } = pageOf(store.postsOf('youtube', channel.key), query.pageToken, pageSize(query.maxResults, { min: 0, max: 50, default: 5 }, refusal), refusal);
+        const items = page.map((video, index) => ({
+          kind: 'youtube#playlistItem',
+          id: `${playlistId}.${video.id}`,
+          snippet: {
+            publishedAt: video.createdAt, channelId: channel.platformAccountId, title: video.extra.title, description: video.text, playlistId, position: index,
+            resourceId: { kind: 'youtube#video', videoId: video.id },
+          },
+          contentDetails: { videoId: video.id, videoPublishedAt: video.createdAt },
+        }));
+        return { body: { kind: 'youtube#playlistItemListResponse', ...(next ? { nextPageToken: next } : {}), pageInfo: { totalResults: items.length, resultsPerPage: items.length }, items } };
       },
     },
     {

@@ -46,6 +46,7 @@ export class CreatePostHandler {
         workspaceId: command.workspaceId,
         content: command.body.content,
         mediaUrls: command.body.mediaUrls ?? [],
+        altText: command.body.altText ?? [],
         firstComments: command.body.firstComments ?? [],
         // A replay answers from the stored post, even if an account has since been disconnected.
         accounts: state.exists ? [] : resolveAccountRefs(command.body, workspaceAccounts, { publishNow: command.body.publishNow === true }),

@@ -1,4 +1,4 @@
-import { DomainError, LIMITS } from '@app/contracts';
+import { AltTexts, DomainError, LIMITS } from '@app/contracts';
 
 /** The create rules of the contract that need no lookup: content, media, first comments, schedule. */
 
@@ -26,6 +26,28 @@ export function checkMediaUrls(mediaUrls: string[]): void {
       throw new DomainError('invalid_media_url', `mediaUrls[${index}] must be an absolute https:// URL`, { details: { index, value: raw } });
     }
   });
+}
+
+/**
+ * altText pairs with mediaUrls entry by entry (Ayrshare's convention), so mediaUrls keeps the
+ * spec's shape. A blank entry (null, "", whitespace) is no alt text, and [] is none at all (an
+ * edit's way to clear them). Answers the post's AltTexts: [] when no item has any, so "none" has
+ * one form in events and views.
+ */
+export function checkAltText(altText: ReadonlyArray<string | null>, mediaUrls: string[]): AltTexts {
+  if (altText.length > 0 && altText.length !== mediaUrls.length) {
+    throw new DomainError('alt_text_mismatch', `altText has ${altText.length} entries; give one per mediaUrls entry (${mediaUrls.length}), null for none`, {
+      details: { altText: altText.length, mediaUrls: mediaUrls.length },
+    });
+  }
+  const entries = altText.map((text) => (text === null || text.trim() === '' ? null : text));
+  entries.forEach((text, index) => {
+    const length = text === null ? 0 : characterCount(text);
+    if (length > LIMITS.altTextMaxChars) {
+      throw new DomainError('alt_text_too_long', `altText[${index}] is ${length} characters; the limit is ${LIMITS.altTextMaxChars}`, { details: { index, length } });
+    }
+  });
+  return entries.every((text) => text === null) ? [] : entries;
 }
 
 function isAbsoluteHttpsUrl(raw: string): boolean {

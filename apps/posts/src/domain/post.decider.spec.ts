@@ -1,4 +1,4 @@
-import { DomainError, PostEvent } from '@app/contracts';
+import { DomainError, PostCreatedData, PostEvent } from '@app/contracts';
 import { CreatePost, decide, evolve, initialState, PostCommand, PostState } from './post.decider';
 
 const now = new Date('2030-01-01T12:00:00Z');
@@ -11,6 +11,7 @@ function create(overrides: Partial<CreatePost> = {}): CreatePost {
     workspaceId: 'w-1',
     content: 'hello',
     mediaUrls: [],
+    altText: [],
     firstComments: [],
     accounts: [account],
     scheduledAt: undefined,
@@ -231,5 +232,86 @@ describe('Post decider: publication', () => {
 
   it('refuses commands on a post that does not exist', () => {
     expect(thenError({ type: 'PublishPost', now }).code).toBe('not_found');
+  });
+});
+
+describe('Post decider: alt text', () => {
+  const photos = ['https://cdn.example.com/a.png', 'https://cdn.example.com/b.png'];
+  const withPhotos = (altText: Array<string | null>) => create({ mediaUrls: photos, altText });
+  const edit = (changes: Extract<PostCommand, { type: 'EditPost' }>['changes']) => ({ type: 'EditPost' as const, changes, now });
+
+  it('keeps alt text per media item, a blank entry as null, and hands it to the publication', () => {
+    const events = decide({ ...withPhotos(['A red bicycle', '  ']), publishNow: true }, initialState());
+    expect(events[0].data).toMatchObject({ mediaUrls: photos, altText: ['A red bicycle', null] });
+    expect(events[1]).toMatchObject({ type: 'PublishRequested', data: { mediaUrls: photos, altText: ['A red bicycle', null] } });
+  });
+
+  it('stores "none" as []: no altText, [], or only blank entries', () => {
+    for (const altText of [[], [null, ''], ['', ' ']]) expect(decide(withPhotos(altText), initialState())[0].data).toMatchObject({ altText: [] });
+  });
+
+  it('accepts 1,000 characters (code points: 1,000 emoji fit)', () => {
+    expect(decide(withPhotos(['😀'.repeat(1_000), 'x'.repeat(1_000)]), initialState())[0].data).toMatchObject({ altText: ['😀'.repeat(1_000), 'x'.repeat(1_000)] });
+  });
+
+  it.each([
+    ['fewer entries than mediaUrls', withPhotos(['only one']), 'alt_text_mismatch'],
+    ['more entries than mediaUrls', withPhotos(['a', 'b', 'c']), 'alt_text_mismatch'],
+    ['altText without mediaUrls', create({ altText: ['a picture of nothing'] }), 'alt_text_mismatch'],
+    ['an entry over 1,000 characters', withPhotos([null, 'x'.repeat(1_001)]), 'alt_text_too_long'],
+  ])('refuses %s', (_name, command, code) => {
+    expect(thenError(command).code).toBe(code);
+  });
+
+  it('reports the media url rules before the alt text ones (the documented order)', () => {
+    expect(thenError(create({ mediaUrls: ['http://cdn.example.com/a.png'], altText: ['a', 'b'] })).code).toBe('invalid_media_url');
+  });
+
+  it('reads a PostCreated from before alt text existed as none: its publication carries []', () => {
+    const { altText: _none, ...legacy } = decide(withPhotos(['a', 'b']), initialState())[0].data as PostCreatedData;
+    const requested = decide({ type: 'PublishPost', now }, given([{ type: 'PostCreated', data: legacy }]));
+    expect(requested).toEqual([{ type: 'PublishRequested', data: expect.objectContaining({ mediaUrls: photos, altText: [] }) }]);
+  });
+
+  describe('editing', () => {
+    const created = decide(withPhotos(['first', 'second']), initialState());
+    const after = (changes: Parameters<typeof edit>[0]) => {
+      const events = decide(edit(changes), given(created));
+      return { event: events[0], state: given([...created, ...events]) };
+    };
+
+    it('altText alone describes the current mediaUrls', () => {
+      const { event, state } = after({ altText: [null, 'second, reworded'] });
+      expect(event.data).toEqual({ postId: 'p-1', altText: [null, 'second, reworded'], editedAt: now.toISOString() });
+      expect(state).toMatchObject({ data: { mediaUrls: photos, altText: [null, 'second, reworded'] } });
+    });
+
+    it('new mediaUrls without altText clear the alt texts, even for the same urls', () => {
+      for (const mediaUrls of [[...photos].reverse(), photos]) {
+        const { event, state } = after({ mediaUrls });
+        expect(event.data).toMatchObject({ mediaUrls, altText: [] });
+        expect(state).toMatchObject({ data: { mediaUrls, altText: [] } });
+      }
+    });
+
+    it('new mediaUrls with altText take both; [] clears them', () => {
+      expect(after({ mediaUrls: [photos[1]], altText: ['second'] }).state).toMatchObject({ data: { mediaUrls: [photos[1]], altText: ['second'] } });
+      expect(after({ altText: [] }).state).toMatchObject({ data: { mediaUrls: photos, altText: [] } });
+    });
+
+    it('an edit of other fields leaves the alt texts, and the next publication carries them', () => {
+      const edited = [...created, ...decide(edit({ content: 'v2' }), given(created))];
+      expect(edited.at(-1)!.data).not.toHaveProperty('altText');
+      expect(decide({ type: 'PublishPost', now }, given(edited))).toEqual([{ type: 'PublishRequested', data: expect.objectContaining({ altText: ['first', 'second'] }) }]);
+    });
+
+    it.each([
+      ['altText alone of another length than the current mediaUrls', { altText: ['one'] }, 'alt_text_mismatch'],
+      ['altText of another length than the new mediaUrls', { mediaUrls: [photos[0]], altText: ['a', 'b'] }, 'alt_text_mismatch'],
+      ['altText with the media removed', { mediaUrls: [], altText: ['a', 'b'] }, 'alt_text_mismatch'],
+      ['an entry over 1,000 characters', { altText: ['x'.repeat(1_001), null] }, 'alt_text_too_long'],
+    ])('refuses %s', (_name, changes, code) => {
+      expect(thenError(edit(changes), given(created)).code).toBe(code);
+    });
   });
 });

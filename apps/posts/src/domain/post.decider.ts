@@ -1,5 +1,5 @@
-import { DomainError, LIMITS, PostCreatedData, PostEvent, PostStatus, PublishError, TargetAccount } from '@app/contracts';
-import { checkContent, checkFirstComments, checkMediaUrls, checkSchedule } from './post-content.rules';
+import { AltTexts, DomainError, LIMITS, PostCreatedData, PostEvent, PostStatus, PublishError, TargetAccount } from '@app/contracts';
+import { checkAltText, checkContent, checkFirstComments, checkMediaUrls, checkSchedule } from './post-content.rules';
 import { AccountProgress, failureSummary, firstPublishedAt, hasOutcome, overallStatus, pendingProgress } from './publication';
 
 /** The Post aggregate as its events leave it. */
@@ -30,6 +30,8 @@ export interface CreatePost {
   workspaceId: string;
   content: string | undefined;
   mediaUrls: string[];
+  /** As the request gave it ([] when it gave none): one entry per mediaUrls entry. */
+  altText: ReadonlyArray<string | null>;
   firstComments: string[];
   /** Already resolved from the request's references (see resolveAccountRefs). */
   accounts: TargetAccount[];
@@ -77,7 +79,14 @@ export interface RecordFirstComment {
 /** Change a draft, or a scheduled post before its time; `accounts` already resolved. */
 export interface EditPost {
   type: 'EditPost';
-  changes: { content?: string; mediaUrls?: string[]; firstComments?: string[]; accounts?: TargetAccount[]; scheduledAt?: string | null };
+  changes: {
+    content?: string;
+    mediaUrls?: string[];
+    altText?: ReadonlyArray<string | null>;
+    firstComments?: string[];
+    accounts?: TargetAccount[];
+    scheduledAt?: string | null;
+  };
   now: Date;
 }
 
@@ -217,13 +226,24 @@ function decideEdit(command: EditPost, state: ExistingPost): PostEvent[] {
   const mediaUrls = changes.mediaUrls ?? state.data.mediaUrls;
   checkContent(content, mediaUrls);
   checkMediaUrls(mediaUrls);
+  const altText = editedAltText(changes, mediaUrls);
   checkFirstComments(changes.firstComments ?? state.data.firstComments);
   const scheduledAt = changes.scheduledAt === undefined ? undefined : changes.scheduledAt === null ? null : checkSchedule(changes.scheduledAt, false, command.now);
   if (changes.accounts && changes.accounts.length > LIMITS.accountsPerPost) {
     throw new DomainError('too_many_accounts', `a post targets at most ${LIMITS.accountsPerPost} accounts; ${changes.accounts.length} were given`);
   }
-  const defined = Object.fromEntries(Object.entries({ ...changes, scheduledAt }).filter(([, value]) => value !== undefined));
+  const defined = Object.fromEntries(Object.entries({ ...changes, altText, scheduledAt }).filter(([, value]) => value !== undefined));
   return [{ type: 'PostEdited', data: { postId: state.data.postId, ...defined, editedAt: command.now.toISOString() } }];
+}
+
+/**
+ * The post's alt texts after an edit, or undefined when they stay: given alone, they describe
+ * the current media; new media without them has none (an old description must never label
+ * another picture).
+ */
+function editedAltText(changes: EditPost['changes'], mediaUrls: string[]): AltTexts | undefined {
+  if (changes.altText !== undefined) return checkAltText(changes.altText, mediaUrls);
+  return changes.mediaUrls === undefined ? undefined : [];
 }
 
 function decideAbandon(command: AbandonPublication, state: ExistingPost): PostEvent[] {
@@ -265,6 +285,7 @@ function decideCreate(command: CreatePost, state: PostState): PostEvent[] {
   const content = command.content ?? '';
   checkContent(content, command.mediaUrls);
   checkMediaUrls(command.mediaUrls);
+  const altText = checkAltText(command.altText, command.mediaUrls);
   checkFirstComments(command.firstComments);
   const scheduledAt = checkSchedule(command.scheduledAt, command.publishNow, command.now);
   if (command.accounts.length === 0) throw new DomainError('accounts_required', 'name at least one account in accounts (or platforms)');
@@ -276,6 +297,7 @@ function decideCreate(command: CreatePost, state: PostState): PostEvent[] {
     workspaceId: command.workspaceId,
     content,
     mediaUrls: command.mediaUrls,
+    altText,
     firstComments: command.firstComments,
     accounts: command.accounts,
     scheduledAt,
@@ -297,6 +319,7 @@ function publishRequested(data: PostCreatedData, attempt: number, accounts: Targ
       accounts,
       content: data.content,
       mediaUrls: data.mediaUrls,
+      altText: data.altText ?? [],
       firstComments: data.firstComments,
       requestedAt: now.toISOString(),
     },

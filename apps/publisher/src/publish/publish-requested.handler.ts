@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import { PublicationState, PublishError, PublishRequestedData, TargetAccount } from '@app/contracts';
 import { EventDelivery } from '@app/messaging';
 import { countPublishOutcome } from '@app/observability';
-import { ConnectorAccount, ConnectorRegistry, PlatformConnector, PublishRequest } from '@app/platforms';
+import { ConnectorAccount, ConnectorRegistry, PlatformConnector, PublishedLookup } from '@app/platforms';
 import { spendXPool, XPool } from '@app/quotas';
 import { AccountCredentials, isUnavailable } from '@app/credentials';
 import { publishErrors, toAccountOutcome } from './outcomes';
@@ -55,7 +55,8 @@ export class PublishRequestedHandler {
     const decision = await this.posts.start(ids);
     if (decision === 'done') return;
     const connector = this.connectors.get(target.platform);
-    const request: PublishRequest = { content: job.content, media: mediaRefs(job.mediaUrls), idempotencyKey: `${job.postId}:${target.accountId}:${job.attempt}` };
+    // attemptStartedAt: the same on every delivery, so a reconciliation looks only at what this attempt can have made.
+    const request: PublishedLookup = { content: job.content, media: mediaRefs(job.mediaUrls, job.altText), idempotencyKey: `${job.postId}:${target.accountId}:${job.attempt}`, attemptStartedAt: job.requestedAt };
     // in_doubt: an earlier delivery started this account and never recorded an outcome; it may be live, so look, never resend.
     const outcome =
       decision === 'started'
@@ -70,7 +71,7 @@ export class PublishRequestedHandler {
    * account with live credentials: a call refused for its token is made once more after a
    * renewal (a refusal created nothing); an account needing re-authorisation is not called.
    */
-  private async publishOnce(job: PublishRequestedData, connector: PlatformConnector, accountId: string, request: PublishRequest, isLastDelivery: boolean): Promise<AccountOutcome> {
+  private async publishOnce(job: PublishRequestedData, connector: PlatformConnector, accountId: string, request: PublishedLookup, isLastDelivery: boolean): Promise<AccountOutcome> {
     let actedAs: ConnectorAccount | null = null;
     const outcome = await this.credentials.run(accountId, (account) => {
       actedAs = account;

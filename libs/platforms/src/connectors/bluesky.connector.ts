@@ -1,10 +1,12 @@
-import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishOutcome, PublishRequest } from '../connector';
+import type { MediaFile, MediaRef } from '@app/media';
+import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
-import { textWithMediaLinks } from '../content/media';
+import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { graphemeLength, utf8ByteLength } from '../content/text-length';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
-import { arrayAt, at, bearer, comparableText, ConnectorContext, snakeCase, stringAt } from './connector-context';
+import { arrayAt, at, bearer, ConnectorContext, snakeCase, stringAt } from './connector-context';
+import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lookup';
 
 /**
  * A Bluesky post's text takes 300 graphemes and 3,000 bytes of UTF-8: the app.bsky.feed.post
@@ -19,10 +21,41 @@ export const BLUESKY_TEXT: TextRule[] = [
 const POST_COLLECTION = 'app.bsky.feed.post';
 
 /**
+ * What a post's embed takes (lexicons in github.com/bluesky-social/atproto, lexicons/app/bsky/embed):
+ * - app.bsky.embed.images: up to 4 images, each a blob accepting image/* of at most 2,000,000
+ *   bytes ("May be up to 2 MB, formerly limited to 1 MB"), with `alt` and an optional aspectRatio;
+ * - app.bsky.embed.video: one blob accepting video/mp4 only, at most 100,000,000 bytes ("May be
+ *   up to 100mb, formerly limited to 50mb"); a post's embed is one of them, so a video is alone.
+ * Image alt text: the lexicon sets no bound; Bluesky's own app stops at 2,000 characters
+ * (bluesky-social/social-app src/lib/constants.ts MAX_ALT_TEXT), which we keep. A video's alt
+ * has the lexicon's own bound (VIDEO_ALT_GRAPHEMES), checked once the file is known to be a video.
+ * GIFs are refused (media_type_not_allowed): an images embed shows only a GIF's first frame and
+ * Bluesky's app turns GIFs into video, a transcoding this pipeline does not do.
+ * Videos: 3 minutes at most, the limit Bluesky raised from 60 seconds with its app 1.99 (March
+ * 2025); the video service refuses longer ones when it processes them (docs.bsky.app/docs/tutorials/video).
+ */
+export const BLUESKY_MEDIA: PlatformMediaRules = {
+  maxItems: 4,
+  image: { types: ['image/jpeg', 'image/png', 'image/webp'], maxBytes: 2_000_000 },
+  video: { types: ['video/mp4'], maxBytes: 100_000_000, maxSeconds: 180 },
+  animatedAlone: true,
+  maxAltText: 2_000,
+};
+/** app.bsky.embed.video `alt`: maxGraphemes 1000 (lexicons/app/bsky/embed/video.json). */
+export const VIDEO_ALT_GRAPHEMES = 1_000;
+
+/**
  * Bluesky (atproto XRPC): a post is an `app.bsky.feed.post` record created with
  * `com.atproto.repo.createRecord`; its url is built from the at-uri's rkey. A reply carries
  * `reply.root` and `reply.parent` strong refs, read with `com.atproto.repo.getRecord`.
  * Comments: `app.bsky.feed.getPostThread`. Reconciliation: `com.atproto.repo.listRecords`.
+ * Media: each file goes to the PDS with `com.atproto.repo.uploadBlob` and the post embeds the
+ * returned blobs ("Images and Video", https://atproto.com/guides/images-and-video). Video takes
+ * the same path, the "simple method" of https://docs.bsky.app/docs/tutorials/video (uploadBlob,
+ * then app.bsky.embed.video): the recommended path goes through the video service
+ * (video.bsky.app: app.bsky.video.uploadVideo with a getServiceAuth token, then getJobStatus),
+ * a second host this connector has no configured endpoint for; the price is that the video
+ * service starts processing once the post is out, so the post shows its video a few seconds late.
  * credentials.accessToken is the session's accessJwt; identity.platformAccountId the DID; identity.instanceUrl the account's PDS.
  */
 export class BlueskyConnector implements PlatformConnector {
@@ -39,10 +72,21 @@ export class BlueskyConnector implements PlatformConnector {
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
-    const text = textWithMediaLinks(request.content, request.media.map((m) => m.url));
-    const refusal = firstRefusal(requireText(text), checkText(text, ...BLUESKY_TEXT));
+    const text = request.content.trim();
+    const refusal = firstRefusal(
+      request.media.length === 0 ? requireText(text) : null,
+      checkText(text, ...BLUESKY_TEXT),
+      mediaCountRefusal(request.media, BLUESKY_MEDIA, 'Bluesky'),
+    );
     if (refusal) return failed(refusal);
-    return toOutcome(() => this.createPost(account, { text }));
+    if (request.media.length === 0) return toOutcome(() => this.createPost(account, { text }));
+    return toOutcome(() =>
+      withCheckedMedia(this.ctx.media, request.media, BLUESKY_MEDIA, 'Bluesky', async (files) => {
+        const videoAltRefusal = videoAltTooLong(files, request.media);
+        if (videoAltRefusal) throw new PlatformCallFailed(videoAltRefusal);
+        return this.createPost(account, { text, embed: await this.embed(account, files, request.media) });
+      }),
+    );
   }
 
   async comment(account: ConnectorAccount, target: CommentTarget, text: string): Promise<PublishOutcome> {
@@ -57,13 +101,24 @@ export class BlueskyConnector implements PlatformConnector {
     });
   }
 
-  async findPublished(account: ConnectorAccount, request: PublishRequest): Promise<{ platformPostId: string; url: string } | null> {
-    const query = new URLSearchParams({ repo: account.identity.platformAccountId, collection: POST_COLLECTION, limit: '25' });
-    const response = await this.http.send({ method: 'GET', url: `${this.xrpc(account)}/com.atproto.repo.listRecords?${query}`, headers: bearer(account) });
-    const wanted = comparableText(textWithMediaLinks(request.content, request.media.map((m) => m.url)));
-    const match = arrayAt(response.body, 'records').find((record) => comparableText(stringAt(record, 'value', 'text') ?? '') === wanted);
-    const uri = stringAt(match, 'uri');
-    return uri ? { platformPostId: uri, url: postUrl(account.identity.handle, uri) } : null;
+  /**
+   * The account's post records ("com.atproto.repo.listRecords", https://docs.bsky.app/docs/api/com-atproto-repo-list-records):
+   * repo = the DID, collection app.bsky.feed.post, newest first, `limit` up to 100, `cursor` for the next page.
+   * Each record's `createdAt` is the one the connector wrote when it made the post; the embed tells the
+   * media count (app.bsky.embed.images its images, app.bsky.embed.video one, recordWithMedia its media).
+   * Matched by findInWindow.
+   */
+  async findPublished(account: ConnectorAccount, request: PublishedLookup): Promise<{ platformPostId: string; url: string } | null> {
+    return findInWindow(request, 'Bluesky', async (cursor) => {
+      const query = new URLSearchParams({ repo: account.identity.platformAccountId, collection: POST_COLLECTION, limit: '100', ...(cursor ? { cursor } : {}) });
+      const response = await this.http.send({ method: 'GET', url: `${this.xrpc(account)}/com.atproto.repo.listRecords?${query}`, headers: bearer(account) });
+      const candidates = arrayAt(response.body, 'records').map((record): PublishedCandidate => {
+        const uri = stringAt(record, 'uri');
+        if (!uri) throw malformedAnswer('uri on a record');
+        return { platformPostId: uri, url: postUrl(account.identity.handle, uri), text: stringAt(record, 'value', 'text') ?? '', createdAtMs: platformTimeMs(at(record, 'value', 'createdAt')), mediaCount: embeddedMediaCount(at(record, 'value', 'embed')) };
+      });
+      return { candidates, next: stringAt(response.body, 'cursor') ?? null };
+    });
   }
 
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
@@ -89,6 +144,35 @@ export class BlueskyConnector implements PlatformConnector {
     };
     walk(at(response.body, 'thread'), platformPostId);
     return comments.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /** Uploads each file as a blob (safe to repeat: an unreferenced blob is dropped by the PDS) and builds the post's embed. */
+  private async embed(account: ConnectorAccount, files: MediaFile[], media: readonly MediaRef[]): Promise<Record<string, unknown>> {
+    const blobs: unknown[] = [];
+    for (const file of files) blobs.push(await this.uploadBlob(account, file));
+    if (files[0].kind === 'video') {
+      // app.bsky.embed.video (lexicons/app/bsky/embed/video.json): video, alt, aspectRatio.
+      return { $type: 'app.bsky.embed.video', video: blobs[0], ...(media[0].altText ? { alt: media[0].altText } : {}), ...aspectRatio(files[0]) };
+    }
+    // app.bsky.embed.images: `alt` is required, an empty string when there is none.
+    return { $type: 'app.bsky.embed.images', images: files.map((file, index) => ({ image: blobs[index], alt: media[index].altText ?? '', ...aspectRatio(file) })) };
+  }
+
+  /**
+   * com.atproto.repo.uploadBlob (https://docs.bsky.app/docs/api/com-atproto-repo-upload-blob):
+   * the raw bytes as the body, their type in Content-Type; answers {blob: {$type: 'blob', ref:
+   * {$link: cid}, mimeType, size}}, which the record references as is. Streamed from the spooled file.
+   */
+  private async uploadBlob(account: ConnectorAccount, file: MediaFile): Promise<unknown> {
+    const response = await this.http.send({
+      method: 'POST',
+      url: `${this.xrpc(account)}/com.atproto.repo.uploadBlob`,
+      headers: bearer(account),
+      raw: { body: await file.blob(), contentType: file.contentType },
+    });
+    const blob = at(response.body, 'blob');
+    if (!stringAt(blob, 'ref', '$link')) throw malformedAnswer('blob ref');
+    return blob;
   }
 
   private async createPost(account: ConnectorAccount, fields: Record<string, unknown>): Promise<PublishOutcome> {
@@ -117,6 +201,27 @@ export class BlueskyConnector implements PlatformConnector {
     if (!cid) throw malformedAnswer('cid');
     return { uri: stringAt(response.body, 'uri') ?? uri, cid, value: at(response.body, 'value') };
   }
+}
+
+/** How many media items a post's embed carries (lexicons/app/bsky/embed): images, a video, or recordWithMedia's media; links and quotes none. */
+function embeddedMediaCount(embed: unknown): number {
+  const type = stringAt(embed, '$type');
+  if (type === 'app.bsky.embed.images') return arrayAt(embed, 'images').length;
+  if (type === 'app.bsky.embed.video') return 1;
+  if (type === 'app.bsky.embed.recordWithMedia') return embeddedMediaCount(at(embed, 'media'));
+  return 0;
+}
+
+/** app.bsky.embed.defs#aspectRatio {width, height} (integers, at least 1) when the bytes tell the size. */
+function aspectRatio(file: MediaFile): { aspectRatio?: { width: number; height: number } } {
+  return file.width && file.height ? { aspectRatio: { width: file.width, height: file.height } } : {};
+}
+
+/** A video's alt text over the video embed's maxGraphemes (image alt is bounded by BLUESKY_MEDIA.maxAltText). */
+function videoAltTooLong(files: readonly MediaFile[], media: readonly MediaRef[]): PlatformError | null {
+  const alt = files[0]?.kind === 'video' ? media[0].altText : null;
+  if (alt === null || graphemeLength(alt) <= VIDEO_ALT_GRAPHEMES) return null;
+  return { code: 'alt_text_too_long', message: `the alt text of the video has ${graphemeLength(alt)} graphemes; a Bluesky video takes at most ${VIDEO_ALT_GRAPHEMES}`, retryable: false };
 }
 
 /** at://{repo}/{collection}/{rkey} */

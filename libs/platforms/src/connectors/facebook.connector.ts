@@ -1,40 +1,91 @@
-import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishOutcome, PublishRequest } from '../connector';
-import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
+import type { MediaFetcher, MediaFile, MediaRef } from '@app/media';
+import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
+import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
+import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength } from '../content/text-length';
-import type { PlatformHttp } from '../http/platform-http';
+import { PlatformCallFailed, PlatformHttp } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
-import { arrayAt, bearer, comparableText, ConnectorContext, stringAt } from './connector-context';
+import { arrayAt, at, bearer, ConnectorContext, stringAt } from './connector-context';
+import { findInWindow, platformTimeMs, PublishedCandidate, windowStartMs } from './published-lookup';
+import { uploadAll, uploadFileName } from './media-upload';
 import { GRAPH_API_VERSION, graphHttp } from './meta-graph';
 
 /** A Facebook post's message takes up to 63,206 characters. */
 export const FACEBOOK_TEXT: TextRule = { field: 'message', max: 63_206, measure: codePointLength, unit: 'characters' };
 
+const MIB = 1024 * 1024;
+/** Photo reference (https://developers.facebook.com/docs/graph-api/reference/photo/): photos must be less than 10 MB. */
+const PHOTO_MAX_BYTES = 10 * MIB - 1;
+
 /**
- * Facebook Pages through the Graph API: `POST /{page-id}/feed` (message, and the first media
- * url as the link), comments and replies `POST /{object-id}/comments`, comments read from
- * `GET /{post-id}/comments?filter=stream`, reconciliation on `GET /{page-id}/feed`.
- * identity.platformAccountId is the page id; the access token a page token.
+ * Facebook's media rules:
+ * - photos: "Uploading Photos" (https://developers.facebook.com/docs/graph-api/photo-uploads)
+ *   lists JPEG, BMP, PNG, GIF and TIFF (of those, the pipeline recognises JPEG, PNG and GIF);
+ *   less than 10 MB (Photo reference);
+ * - several photos make one post through unpublished photos attached to a feed post; Graph
+ *   names no maximum for `attached_media`, so the API's own 10 media urls bound it;
+ * - video: "Uploading Videos" (https://developers.facebook.com/docs/graph-api/video-uploads),
+ *   resumable upload: up to 1.75 GB and 45 minutes, aspect ratio between 9x16 and 16x9
+ *   (of its formats, the pipeline recognises MP4 and MOV); a video is a post of its own;
+ * - alt text as a photo's `alt_text_custom` (Photo reference), which names no maximum: we
+ *   hold it to 1,000 characters. Videos have no alt text field: a video's alt text is dropped.
+ */
+export const FACEBOOK_MEDIA: PlatformMediaRules = {
+  maxItems: 10,
+  image: { types: ['image/jpeg', 'image/png'], maxBytes: PHOTO_MAX_BYTES },
+  gif: { types: ['image/gif'], maxBytes: PHOTO_MAX_BYTES },
+  video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 1.75 * 1024 * MIB, maxSeconds: 45 * 60, minAspectRatio: 9 / 16, maxAspectRatio: 16 / 9 },
+  maxAltText: 1_000,
+};
+
+/**
+ * Facebook Pages through the Graph API: a text post `POST /{page-id}/feed`; one photo
+ * `POST /{page-id}/photos` (the bytes as `source`, with its caption); several photos as
+ * unpublished photos (`published=false`) attached to one `POST /{page-id}/feed`
+ * (`attached_media`); a video by the resumable upload on `POST /{page-id}/videos`. The call
+ * that makes the post is the one irreversible call. Comments and replies
+ * `POST /{object-id}/comments`, comments read from `GET /{post-id}/comments?filter=stream`,
+ * reconciliation on `GET /{page-id}/feed`. identity.platformAccountId is the page id; the
+ * access token a page token.
  */
 export class FacebookConnector implements PlatformConnector {
   readonly platform = 'facebook' as const;
   private readonly http: PlatformHttp;
   private readonly graph: string;
+  private readonly videoGraph: string;
+  private readonly media: MediaFetcher;
 
   constructor(ctx: ConnectorContext) {
     this.http = graphHttp(ctx.retry);
+    this.media = ctx.media;
     this.graph = `${ctx.baseUrl}/${GRAPH_API_VERSION}`;
+    // "Videos must be published to graph-video.facebook.com instead of the regular Graph API URL" (Uploading Videos).
+    this.videoGraph = `${ctx.baseUrl.replace('//graph.facebook.com', '//graph-video.facebook.com')}/${GRAPH_API_VERSION}`;
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
-    const link = request.media.map((m) => m.url)[0];
-    const refusal = firstRefusal(link ? null : requireText(request.content), checkText(request.content, FACEBOOK_TEXT));
+    const refusal = firstRefusal(
+      request.media.length === 0 ? requireText(request.content) : null,
+      checkText(request.content, FACEBOOK_TEXT),
+      mediaCountRefusal(request.media, FACEBOOK_MEDIA, 'Facebook'),
+    );
     if (refusal) return failed(refusal);
-    const form: Record<string, string> = { message: request.content };
-    if (link) form.link = link;
-    return toOutcome(async () => {
-      const id = await this.create(account, `${this.graph}/${encodeURIComponent(account.identity.platformAccountId)}/feed`, form);
-      return published(id, postUrl(id));
-    });
+    if (request.media.length === 0) {
+      return toOutcome(async () => {
+        const id = await this.create(account, `${this.pageBase(account)}/feed`, { message: request.content });
+        return published(id, postUrl(id));
+      });
+    }
+    return toOutcome(() =>
+      withCheckedMedia(this.media, request.media, FACEBOOK_MEDIA, 'Facebook', async (files) => {
+        if (files.some((file) => file.kind === 'video')) {
+          if (files.length > 1) throw new PlatformCallFailed(unsupportedMedia('a Facebook video is a post of its own: it cannot share the post with other media'));
+          return this.publishVideo(account, files[0], request.content);
+        }
+        if (files.length === 1) return this.publishPhoto(account, files[0], request.media[0], request.content);
+        return this.publishPhotos(account, files, request.media, request.content);
+      }),
+    );
   }
 
   async comment(account: ConnectorAccount, target: CommentTarget, text: string): Promise<PublishOutcome> {
@@ -47,16 +98,37 @@ export class FacebookConnector implements PlatformConnector {
     });
   }
 
-  async findPublished(account: ConnectorAccount, request: PublishRequest): Promise<{ platformPostId: string; url: string } | null> {
-    const response = await this.http.send({
-      method: 'GET',
-      url: `${this.graph}/${encodeURIComponent(account.identity.platformAccountId)}/feed?fields=id,message,permalink_url&limit=25`,
-      headers: bearer(account),
+  /**
+   * The Page's feed (Page Feed reference, https://developers.facebook.com/docs/graph-api/reference/page/feed):
+   * `GET /{page-id}/feed` with `since` at the window's start (Graph's time-based paging, epoch seconds),
+   * `created_time`, and `attachments{media_type,target,subattachments}`: an album's subattachments
+   * count its photos, a photo or video is one, a link share none. A video's story names the video as
+   * its attachment's target, the id publishing gave. Paged by `paging.cursors.after` while
+   * `paging.next` is there. Matched by findInWindow.
+   */
+  async findPublished(account: ConnectorAccount, request: PublishedLookup): Promise<{ platformPostId: string; url: string } | null> {
+    const since = String(Math.floor(windowStartMs(request) / 1000));
+    return findInWindow(request, 'Facebook', async (cursor) => {
+      const query = new URLSearchParams({ fields: 'id,message,created_time,permalink_url,attachments{media_type,target,subattachments}', since, limit: '100', ...(cursor ? { after: cursor } : {}) });
+      const response = await this.http.send({ method: 'GET', url: `${this.pageBase(account)}/feed?${query}`, headers: bearer(account) });
+      const candidates = arrayAt(response.body, 'data').map((post): PublishedCandidate => {
+        const storyId = stringAt(post, 'id');
+        if (!storyId) throw malformedAnswer('id on a feed post');
+        const attachment = at(post, 'attachments', 'data', 0);
+        const mediaType = stringAt(attachment, 'media_type');
+        const videoId = mediaType === 'video' ? stringAt(attachment, 'target', 'id') : undefined;
+        const subattachments = arrayAt(attachment, 'subattachments', 'data').length;
+        const mediaCount = subattachments > 0 ? subattachments : mediaType === 'photo' || mediaType === 'video' ? 1 : 0;
+        return {
+          platformPostId: videoId ?? storyId,
+          url: videoId ? `https://www.facebook.com/${account.identity.platformAccountId}/videos/${videoId}` : (stringAt(post, 'permalink_url') ?? postUrl(storyId)),
+          text: stringAt(post, 'message') ?? '',
+          createdAtMs: platformTimeMs(at(post, 'created_time')),
+          mediaCount,
+        };
+      });
+      return { candidates, next: at(response.body, 'paging', 'next') ? (stringAt(response.body, 'paging', 'cursors', 'after') ?? null) : null };
     });
-    const wanted = comparableText(request.content);
-    const match = arrayAt(response.body, 'data').find((post) => comparableText(stringAt(post, 'message') ?? '') === wanted);
-    const id = stringAt(match, 'id');
-    return id ? { platformPostId: id, url: stringAt(match, 'permalink_url') ?? postUrl(id) } : null;
   }
 
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
@@ -81,12 +153,100 @@ export class FacebookConnector implements PlatformConnector {
     });
   }
 
+  private pageBase(account: ConnectorAccount): string {
+    return `${this.graph}/${encodeURIComponent(account.identity.platformAccountId)}`;
+  }
+
+  /**
+   * One photo post: `POST /{page-id}/photos` with the bytes as `source` (streamed from the
+   * spooled file) and the text as `caption`; Graph answers the photo `id` and the `post_id`
+   * of the story (Uploading Photos, "Publishing a single-photo story"). The post id is what
+   * comments and reconciliation use.
+   */
+  private async publishPhoto(account: ConnectorAccount, file: MediaFile, ref: MediaRef, content: string): Promise<PublishOutcome> {
+    const form = await photoForm(file, ref);
+    if (content.trim() !== '') form.append('caption', content);
+    const response = await this.http.send({ method: 'POST', url: `${this.pageBase(account)}/photos`, headers: bearer(account), multipart: form, irreversible: true });
+    const id = stringAt(response.body, 'post_id');
+    if (!id) throw unreadablePublishAnswer('post_id');
+    return published(id, postUrl(id));
+  }
+
+  /**
+   * Several photos: each uploaded unpublished (`published=false`, side by side and safe to
+   * repeat: an unpublished photo shows nowhere), then one feed post attaching them in order,
+   * `attached_media[n]={"media_fbid":"<photo id>"}` (Page Feed reference and Uploading
+   * Photos, "Publishing a multi-photo story").
+   */
+  private async publishPhotos(account: ConnectorAccount, files: MediaFile[], refs: readonly MediaRef[], content: string): Promise<PublishOutcome> {
+    const photoIds = await uploadAll(files, async (file, index) => {
+      const form = await photoForm(file, refs[index]);
+      form.append('published', 'false');
+      const response = await this.http.send({ method: 'POST', url: `${this.pageBase(account)}/photos`, headers: bearer(account), multipart: form });
+      const photoId = stringAt(response.body, 'id');
+      if (!photoId) throw malformedAnswer('photo id');
+      return photoId;
+    });
+    const post: Record<string, string> = content.trim() === '' ? {} : { message: content };
+    photoIds.forEach((photoId, index) => (post[`attached_media[${index}]`] = JSON.stringify({ media_fbid: photoId })));
+    const id = await this.create(account, `${this.pageBase(account)}/feed`, post);
+    return published(id, postUrl(id));
+  }
+
+  /**
+   * A video by the resumable upload protocol (Uploading Videos, "Resumable Upload"):
+   * `upload_phase=start` with the file size answers the video id, an upload session and the
+   * first byte range; each `upload_phase=transfer` sends the range Graph asked for as
+   * `video_file_chunk` (a slice of the spooled file, read from disk) and answers the next;
+   * `upload_phase=finish` with the description publishes it — the irreversible call.
+   * Facebook processes the video after that and shows the post when it is ready; there is
+   * no attach step to wait for. The video has no alt text field.
+   */
+  private async publishVideo(account: ConnectorAccount, file: MediaFile, content: string): Promise<PublishOutcome> {
+    const pageId = account.identity.platformAccountId;
+    const url = `${this.videoGraph}/${encodeURIComponent(pageId)}/videos`;
+    const started = await this.http.send({ method: 'POST', url, headers: bearer(account), form: { upload_phase: 'start', file_size: String(file.size) } });
+    const videoId = stringAt(started.body, 'video_id');
+    const session = stringAt(started.body, 'upload_session_id');
+    if (!videoId || !session) throw malformedAnswer('video_id and upload_session_id');
+    let range = byteRange(started.body);
+    const bytes = await file.blob();
+    while (range.start < range.end) {
+      const chunk = new FormData();
+      chunk.append('upload_phase', 'transfer');
+      chunk.append('upload_session_id', session);
+      chunk.append('start_offset', String(range.start));
+      chunk.append('video_file_chunk', bytes.slice(range.start, range.end), uploadFileName(file));
+      range = byteRange((await this.http.send({ method: 'POST', url, headers: bearer(account), multipart: chunk })).body);
+    }
+    const finish: Record<string, string> = { upload_phase: 'finish', upload_session_id: session };
+    if (content.trim() !== '') finish.description = content;
+    await this.http.send({ method: 'POST', url, headers: bearer(account), form: finish, irreversible: true });
+    return published(videoId, `https://www.facebook.com/${pageId}/videos/${videoId}`);
+  }
+
   private async create(account: ConnectorAccount, url: string, form: Record<string, string>): Promise<string> {
     const response = await this.http.send({ method: 'POST', url, headers: bearer(account), form, irreversible: true });
     const id = stringAt(response.body, 'id');
     if (!id) throw unreadablePublishAnswer('id');
     return id;
   }
+}
+
+/** A photo upload's form: the bytes as `source` (a file-backed Blob, streamed) and the alt text as `alt_text_custom`. */
+async function photoForm(file: MediaFile, ref: MediaRef): Promise<FormData> {
+  const form = new FormData();
+  form.append('source', await file.blob(), uploadFileName(file));
+  if (ref.altText) form.append('alt_text_custom', ref.altText);
+  return form;
+}
+
+/** The byte range Graph asks for next ({start_offset, end_offset} as numeric strings); equal offsets mean every byte arrived. */
+function byteRange(body: unknown): { start: number; end: number } {
+  const start = Number(stringAt(body, 'start_offset'));
+  const end = Number(stringAt(body, 'end_offset'));
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end < start) throw malformedAnswer('start_offset and end_offset');
+  return { start, end };
 }
 
 /** Page post ids are "{page-id}_{post-id}". */

@@ -1,36 +1,60 @@
-import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishOutcome, PublishRequest } from '../connector';
+import type { MediaFetcher, MediaFile, MediaRef } from '@app/media';
+import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { bareHandle } from '../connector';
-import { checkText, firstRefusal, requireMedia, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
-import { isVideoUrl } from '../content/media';
+import { checkText, firstRefusal, requireMedia, requireText, TextRule } from '../content/content-rules';
+import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength, hashtagCount, mentionCount } from '../content/text-length';
 import type { PlatformHttp } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
-import { arrayAt, bearer, comparableText, ConnectorContext, stringAt } from './connector-context';
-import { GRAPH_API_VERSION, graphHttp, permalinkOr, waitForContainer } from './meta-graph';
+import { arrayAt, bearer, ConnectorContext, stringAt } from './connector-context';
+import { ContainerEdge, ContainerItem, findInMediaListing, GRAPH_API_VERSION, graphHttp, permalinkOr, prepareMediaContainer } from './meta-graph';
 
 /**
  * Instagram captions take 2,200 characters, 30 hashtags and 20 @ tags (IG User Media, `caption`:
- * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media);
- * a carousel up to 10 items.
+ * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media).
  */
 export const INSTAGRAM_CAPTION: TextRule = { field: 'caption', max: 2_200, measure: codePointLength, unit: 'characters' };
 export const INSTAGRAM_HASHTAGS: TextRule = { field: 'caption', max: 30, measure: hashtagCount, unit: 'hashtags' };
 export const INSTAGRAM_MENTIONS: TextRule = { field: 'caption', max: 20, measure: mentionCount, unit: '@ tags' };
-export const INSTAGRAM_CAROUSEL_MAX = 10;
+
+const MIB = 1024 * 1024;
+
+/**
+ * Instagram's media rules, from IG User Media (see above) and the Content Publishing guide
+ * (https://developers.facebook.com/docs/instagram-platform/content-publishing):
+ * - a carousel takes up to 10 images and videos;
+ * - images: JPEG only, 8 MB at most ("It should be less than 8 MiB", Error Codes page),
+ *   aspect ratio within 4:5 to 1.91:1;
+ * - video (the Reels specifications; a carousel's videos are held to the same rule): MOV or
+ *   MP4, 3 s to 15 min, 300 MB at most, aspect ratio 0.01:1 to 10:1;
+ * - alt text (`alt_text`, added March 24, 2025) on image posts only: "Reels and stories are
+ *   not supported", so a video's alt text is dropped. The reference names no maximum; we
+ *   hold it to 1,000 characters.
+ * Instagram fetches the urls itself; we fetch them too, so these checks run before any call.
+ */
+export const INSTAGRAM_MEDIA: PlatformMediaRules = {
+  maxItems: 10,
+  image: { types: ['image/jpeg'], maxBytes: 8 * MIB, minAspectRatio: 4 / 5, maxAspectRatio: 1.91 },
+  video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 300 * MIB, minSeconds: 3, maxSeconds: 15 * 60, minAspectRatio: 0.01, maxAspectRatio: 10 },
+  maxAltText: 1_000,
+};
 
 /**
  * Instagram Graph API content publishing: a container (`POST /{ig-user-id}/media`; one per
- * item plus a CAROUSEL container for several), then `POST /{ig-user-id}/media_publish` —
- * the irreversible call. Media is required. Comments `POST /{ig-media-id}/comments`,
+ * item plus a CAROUSEL container for several), each waited for until FINISHED, then
+ * `POST /{ig-user-id}/media_publish` — the irreversible call. Media is required; Instagram
+ * pulls it by url (image_url / video_url). Comments `POST /{ig-media-id}/comments`,
  * replies `POST /{ig-comment-id}/replies`. identity.platformAccountId is the ig-user-id.
  */
 export class InstagramConnector implements PlatformConnector {
   readonly platform = 'instagram' as const;
   private readonly http: PlatformHttp;
   private readonly graph: string;
+  private readonly media: MediaFetcher;
 
   constructor(ctx: ConnectorContext) {
     this.http = graphHttp(ctx.retry);
+    this.media = ctx.media;
     this.graph = `${ctx.baseUrl}/${GRAPH_API_VERSION}`;
   }
 
@@ -38,22 +62,25 @@ export class InstagramConnector implements PlatformConnector {
     const refusal = firstRefusal(
       requireMedia(request.media.map((m) => m.url), 'photos and videos'),
       checkText(request.content, INSTAGRAM_CAPTION, INSTAGRAM_HASHTAGS, INSTAGRAM_MENTIONS),
-      request.media.map((m) => m.url).length > INSTAGRAM_CAROUSEL_MAX ? unsupportedMedia(`a carousel takes at most ${INSTAGRAM_CAROUSEL_MAX} items`) : null,
+      mediaCountRefusal(request.media, INSTAGRAM_MEDIA, 'Instagram'),
     );
     if (refusal) return failed(refusal);
-    return toOutcome(async () => {
-      const containerId = await this.prepareContainer(account, request);
-      const response = await this.http.send({
-        method: 'POST',
-        url: `${this.userBase(account)}/media_publish`,
-        headers: bearer(account),
-        form: { creation_id: containerId },
-        irreversible: true,
-      });
-      const mediaId = stringAt(response.body, 'id');
-      if (!mediaId) throw unreadablePublishAnswer('id');
-      return published(mediaId, await this.permalink(account, mediaId));
-    });
+    return toOutcome(() =>
+      withCheckedMedia(this.media, request.media, INSTAGRAM_MEDIA, 'Instagram', async (files) => {
+        const items = files.map((file, index) => containerItem(file, request.media[index], files.length > 1));
+        const containerId = await prepareMediaContainer(this.containers(account), account, items, { caption: request.content });
+        const response = await this.http.send({
+          method: 'POST',
+          url: `${this.userBase(account)}/media_publish`,
+          headers: bearer(account),
+          form: { creation_id: containerId },
+          irreversible: true,
+        });
+        const mediaId = stringAt(response.body, 'id');
+        if (!mediaId) throw unreadablePublishAnswer('id');
+        return published(mediaId, await this.permalink(account, mediaId));
+      }),
+    );
   }
 
   async comment(account: ConnectorAccount, target: CommentTarget, text: string): Promise<PublishOutcome> {
@@ -72,12 +99,9 @@ export class InstagramConnector implements PlatformConnector {
     });
   }
 
-  async findPublished(account: ConnectorAccount, request: PublishRequest): Promise<{ platformPostId: string; url: string } | null> {
-    const response = await this.http.send({ method: 'GET', url: `${this.userBase(account)}/media?fields=id,caption,permalink&limit=25`, headers: bearer(account) });
-    const wanted = comparableText(request.content);
-    const match = arrayAt(response.body, 'data').find((media) => comparableText(stringAt(media, 'caption') ?? '') === wanted);
-    const id = stringAt(match, 'id');
-    return id ? { platformPostId: id, url: stringAt(match, 'permalink') ?? profileUrl(account) } : null;
+  /** The user's media since the attempt started, matched by findInWindow (see findInMediaListing). */
+  async findPublished(account: ConnectorAccount, request: PublishedLookup): Promise<{ platformPostId: string; url: string } | null> {
+    return findInMediaListing({ http: this.http, listUrl: `${this.userBase(account)}/media`, textField: 'caption', platformName: 'Instagram', fallbackUrl: profileUrl(account) }, account, request);
   }
 
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
@@ -110,27 +134,8 @@ export class InstagramConnector implements PlatformConnector {
     return `${this.graph}/${encodeURIComponent(account.identity.platformAccountId)}`;
   }
 
-  /** One container for a single item, or item containers plus a CAROUSEL container; waits for video processing. */
-  private async prepareContainer(account: ConnectorAccount, request: PublishRequest): Promise<string> {
-    if (request.media.map((m) => m.url).length === 1) {
-      const [url] = request.media.map((m) => m.url);
-      const media: Record<string, string> = isVideoUrl(url) ? { media_type: 'REELS', video_url: url } : { image_url: url };
-      return this.createContainer(account, { ...media, caption: request.content }, isVideoUrl(url));
-    }
-    const children: string[] = [];
-    for (const url of request.media.map((m) => m.url)) {
-      const media: Record<string, string> = isVideoUrl(url) ? { media_type: 'VIDEO', video_url: url } : { image_url: url };
-      children.push(await this.createContainer(account, { ...media, is_carousel_item: 'true' }, isVideoUrl(url)));
-    }
-    return this.createContainer(account, { media_type: 'CAROUSEL', children: children.join(','), caption: request.content }, false);
-  }
-
-  private async createContainer(account: ConnectorAccount, form: Record<string, string>, needsProcessing: boolean): Promise<string> {
-    const response = await this.http.send({ method: 'POST', url: `${this.userBase(account)}/media`, headers: bearer(account), form });
-    const id = stringAt(response.body, 'id');
-    if (!id) throw malformedAnswer('container id');
-    if (needsProcessing) await waitForContainer(this.http, this.graph, account, id);
-    return id;
+  private containers(account: ConnectorAccount): ContainerEdge {
+    return { http: this.http, versionedBase: this.graph, createUrl: `${this.userBase(account)}/media`, status: { code: 'status_code', detail: 'status' } };
   }
 
   private permalink(account: ConnectorAccount, mediaId: string): Promise<string> {
@@ -140,4 +145,14 @@ export class InstagramConnector implements PlatformConnector {
 
 function profileUrl(account: ConnectorAccount): string {
   return `https://www.instagram.com/${bareHandle(account)}/`;
+}
+
+/**
+ * A fetched item as Instagram's container takes it: an image by `image_url` (with its alt
+ * text), a video as REELS on its own or VIDEO inside a carousel ("Reels cannot appear in
+ * carousels"; IG User Media, media_type). Videos are processed before they can be used.
+ */
+function containerItem(file: MediaFile, ref: MediaRef, inCarousel: boolean): ContainerItem {
+  if (file.kind === 'video') return { fields: { media_type: inCarousel ? 'VIDEO' : 'REELS', video_url: file.url }, processed: true };
+  return { fields: { image_url: file.url, ...(ref.altText ? { alt_text: ref.altText } : {}) }, processed: false };
 }

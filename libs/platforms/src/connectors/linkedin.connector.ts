@@ -1,10 +1,13 @@
-import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishOutcome, PublishRequest } from '../connector';
-import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
-import { textWithMediaLinks } from '../content/media';
+import type { MediaFile, MediaRef } from '@app/media';
+import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
+import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
+import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength } from '../content/text-length';
-import { codeForStatus, isTransientStatus, PlatformHttp, PlatformResponse } from '../http/platform-http';
+import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
+import { backoffDelayMs } from '../http/retry-policy';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, at, bearer, ConnectorContext, snakeCase, stringAt } from './connector-context';
+import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lookup';
 
 /**
  * The LinkedIn API release (YYYYMM) every call names in its LinkedIn-Version header unless
@@ -23,12 +26,42 @@ export const LINKEDIN_API_VERSION = '202607';
 export const LINKEDIN_COMMENTARY: TextRule = { field: 'commentary', max: 3_000, measure: (text) => codePointLength(escapeLittleText(text)), unit: 'characters once escaped' };
 
 /**
+ * What a LinkedIn post carries, under https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/:
+ * - images through the Images API (images-api): JPG, GIF and PNG, under 36,152,320 pixels
+ *   (LINKEDIN_MAX_IMAGE_PIXELS). The API documents no byte limit; 5 MB, the limit publishing
+ *   tools give for LinkedIn images (https://www.ayrshare.com/docs/media-guidelines/linkedin), bounds the fetch;
+ * - one to twenty images: one in `content.media`, 2 to 20 in `content.multiImage`
+ *   (multiimage-post-api), each with its `altText` (posts-api: at most 4,086 characters);
+ * - one video through the Videos API (videos-api, "Video File Size Specifications"): MP4, 75 KB
+ *   to 500 MB, 3 seconds to 30 minutes, alone in `content.media`. A video has no alt text field
+ *   (`title` is a title, and LinkedIn shows no alt text on videos), so a video's alt text is dropped.
+ * A GIF is kept alone too (the shared animatedAlone rule): a multiImage lists still images.
+ */
+export const LINKEDIN_MEDIA: PlatformMediaRules = {
+  maxItems: 20,
+  image: { types: ['image/jpeg', 'image/png'], maxBytes: 5 * 1024 * 1024 },
+  gif: { types: ['image/gif'], maxBytes: 5 * 1024 * 1024 },
+  video: { types: ['video/mp4'], maxBytes: 500 * 1024 * 1024, minSeconds: 3, maxSeconds: 30 * 60 },
+  animatedAlone: true,
+  maxAltText: 4_086,
+};
+export const LINKEDIN_MAX_IMAGE_PIXELS = 36_152_320;
+export const LINKEDIN_MIN_VIDEO_BYTES = 75 * 1024;
+/** Posts read per page when looking one up (the Posts API's count; it allows up to 100). */
+const LOOKUP_PAGE_SIZE = 50;
+/** How long a video may take to become AVAILABLE before the attempt gives up (media_processing_timeout). */
+export const LINKEDIN_VIDEO_PROCESSING_LIMIT_MS = 10 * 60_000;
+
+/**
  * LinkedIn Posts API: `POST /rest/posts` (the new post's URN comes back in the
  * `x-restli-id` header), comments `POST /rest/socialActions/{urn}/comments` (a reply names
  * its parentComment), read from `GET /rest/socialActions/{urn}/comments`. Every call sends
  * `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`. identity.platformAccountId is
  * the author URN (urn:li:person:... or urn:li:organization:...); a bare id means a person.
- * No reconciliation: finding a member's posts by author needs a restricted permission.
+ * Reconciliation: the author's posts (Posts API, "Find Posts by Authors").
+ * Media is uploaded first (Images / Videos API: initialize, PUT the bytes, and for a video
+ * finalize and wait until AVAILABLE), then the post names the URNs; uploads are safe to repeat,
+ * an unattached image or video is never shown.
  */
 export class LinkedInConnector implements PlatformConnector {
   readonly platform = 'linkedin' as const;
@@ -43,28 +76,134 @@ export class LinkedInConnector implements PlatformConnector {
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
-    const text = textWithMediaLinks(request.content, request.media.map((m) => m.url));
-    const refusal = firstRefusal(requireText(text), checkText(text, LINKEDIN_COMMENTARY));
+    const text = request.content.trim();
+    const refusal = firstRefusal(
+      request.media.length === 0 ? requireText(text) : null,
+      checkText(text, LINKEDIN_COMMENTARY),
+      mediaCountRefusal(request.media, LINKEDIN_MEDIA, 'LinkedIn'),
+    );
     if (refusal) return failed(refusal);
-    return toOutcome(async () => {
-      const response = await this.http.send({
-        method: 'POST',
-        url: `${this.ctx.baseUrl}/rest/posts`,
-        headers: this.headers(account),
-        json: {
-          author: authorUrn(account),
-          commentary: escapeLittleText(text),
-          visibility: 'PUBLIC',
-          distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
-          lifecycleState: 'PUBLISHED',
-          isReshareDisabledByAuthor: false,
-        },
-        irreversible: true,
-      });
-      const urn = response.headers.get('x-restli-id');
-      if (!urn) throw unreadablePublishAnswer('x-restli-id header');
-      return published(urn, postUrl(urn));
+    if (request.media.length === 0) return toOutcome(() => this.createPost(account, text, null));
+    return toOutcome(() =>
+      withCheckedMedia(this.ctx.media, request.media, LINKEDIN_MEDIA, 'LinkedIn', async (files) => {
+        const fileRefusal = linkedInFileRefusal(files);
+        if (fileRefusal) throw new PlatformCallFailed(fileRefusal);
+        return this.createPost(account, text, await this.uploadContent(account, files, request.media));
+      }),
+    );
+  }
+
+  /** The one irreversible call: the post, with the uploaded media's URNs in `content` when there are any. */
+  private async createPost(account: ConnectorAccount, text: string, content: Record<string, unknown> | null): Promise<PublishOutcome> {
+    const response = await this.http.send({
+      method: 'POST',
+      url: `${this.ctx.baseUrl}/rest/posts`,
+      headers: this.headers(account),
+      json: {
+        author: authorUrn(account),
+        commentary: escapeLittleText(text),
+        visibility: 'PUBLIC',
+        distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+        ...(content ? { content } : {}),
+        lifecycleState: 'PUBLISHED',
+        isReshareDisabledByAuthor: false,
+      },
+      irreversible: true,
     });
+    const urn = response.headers.get('x-restli-id');
+    if (!urn) throw unreadablePublishAnswer('x-restli-id header');
+    return published(urn, postUrl(urn));
+  }
+
+  /**
+   * Uploads the files and answers the post's `content` (Posts API): `media` {id, altText} for one
+   * image or the video, `multiImage` {images: [{id, altText}]} for 2 to 20 images (MultiImage API).
+   */
+  private async uploadContent(account: ConnectorAccount, files: MediaFile[], media: readonly MediaRef[]): Promise<Record<string, unknown>> {
+    if (files[0].kind === 'video') return { media: { id: await this.uploadVideo(account, files[0]) } };
+    const images: Array<{ id: string; altText?: string }> = [];
+    for (const [index, file] of files.entries()) {
+      const altText = media[index].altText;
+      images.push({ id: await this.uploadImage(account, file), ...(altText ? { altText } : {}) });
+    }
+    return images.length === 1 ? { media: images[0] } : { multiImage: { images } };
+  }
+
+  /**
+   * Images API (images-api, "Upload an Image"): POST /rest/images?action=initializeUpload with the
+   * owner answers {value: {uploadUrl, image}}; the bytes are PUT to uploadUrl with the member's
+   * token, streamed from the spooled file. The image URN is what the post names.
+   */
+  private async uploadImage(account: ConnectorAccount, file: MediaFile): Promise<string> {
+    const init = await this.http.send({
+      method: 'POST',
+      url: `${this.ctx.baseUrl}/rest/images?action=initializeUpload`,
+      headers: this.headers(account),
+      json: { initializeUploadRequest: { owner: authorUrn(account) } },
+    });
+    const uploadUrl = stringAt(init.body, 'value', 'uploadUrl');
+    const image = stringAt(init.body, 'value', 'image');
+    if (!uploadUrl || !image) throw malformedAnswer('value.uploadUrl and value.image');
+    await this.http.send({ method: 'PUT', url: uploadUrl, headers: bearer(account), raw: { body: await file.blob(), contentType: 'application/octet-stream' } });
+    return image;
+  }
+
+  /**
+   * Videos API (videos-api, "Upload a Video"): initializeUpload with fileSizeBytes answers
+   * {value: {video, uploadToken, uploadInstructions: [{uploadUrl, firstByte, lastByte}]}}
+   * (parts of 4 MB); each part is PUT to its pre-signed uploadUrl (no token) as a slice of the
+   * file-backed Blob, so only the part in flight is read; its ETag names it in
+   * finalizeUpload's uploadedPartIds, in order. Then GET /rest/videos/{urn} until AVAILABLE.
+   */
+  private async uploadVideo(account: ConnectorAccount, file: MediaFile): Promise<string> {
+    const init = await this.http.send({
+      method: 'POST',
+      url: `${this.ctx.baseUrl}/rest/videos?action=initializeUpload`,
+      headers: this.headers(account),
+      json: { initializeUploadRequest: { owner: authorUrn(account), fileSizeBytes: file.size, uploadCaptions: false, uploadThumbnail: false } },
+    });
+    const video = stringAt(init.body, 'value', 'video');
+    const parts = uploadParts(arrayAt(init.body, 'value', 'uploadInstructions'), file.size);
+    if (!video || !parts) throw malformedAnswer('value.video and uploadInstructions covering the file');
+    const blob = await file.blob();
+    const uploadedPartIds: string[] = [];
+    for (const part of parts) {
+      const response = await this.http.send({ method: 'PUT', url: part.uploadUrl, raw: { body: blob.slice(part.firstByte, part.lastByte + 1), contentType: 'application/octet-stream' } });
+      const etag = response.headers.get('etag');
+      if (!etag) throw malformedAnswer('ETag header on an uploaded video part');
+      uploadedPartIds.push(etag);
+    }
+    await this.http.send({
+      method: 'POST',
+      url: `${this.ctx.baseUrl}/rest/videos?action=finalizeUpload`,
+      headers: this.headers(account),
+      json: { finalizeUploadRequest: { video, uploadToken: stringAt(init.body, 'value', 'uploadToken') ?? '', uploadedPartIds } },
+    });
+    await this.waitUntilAvailable(account, video);
+    return video;
+  }
+
+  /**
+   * Polls GET /rest/videos/{urn} (videos-api, "Get a Video": status WAITING_UPLOAD, PROCESSING,
+   * AVAILABLE or PROCESSING_FAILED) with the retry policy's backoff until AVAILABLE: a post may
+   * only name an available video. Bounded by LINKEDIN_VIDEO_PROCESSING_LIMIT_MS.
+   */
+  private async waitUntilAvailable(account: ConnectorAccount, video: string): Promise<void> {
+    const { retry } = this.ctx;
+    const deadline = retry.now() + LINKEDIN_VIDEO_PROCESSING_LIMIT_MS;
+    for (let poll = 1; ; poll++) {
+      const response = await this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/rest/videos/${encodeURIComponent(video)}`, headers: this.headers(account) });
+      const status = stringAt(response.body, 'status');
+      if (status === 'AVAILABLE') return;
+      if (status === 'PROCESSING_FAILED') {
+        const reason = stringAt(response.body, 'processingFailureReason') ?? 'no reason given';
+        throw new PlatformCallFailed({ code: 'media_processing_failed', message: `LinkedIn could not process the video ${video}: ${reason}`, retryable: false });
+      }
+      if (retry.now() >= deadline) {
+        throw new PlatformCallFailed({ code: 'media_processing_timeout', message: `LinkedIn was still processing the video ${video} (${status ?? 'no status'}) after ${LINKEDIN_VIDEO_PROCESSING_LIMIT_MS / 60_000} minutes`, retryable: true });
+      }
+      await retry.sleep(backoffDelayMs(retry, poll));
+    }
   }
 
   async comment(account: ConnectorAccount, target: CommentTarget, text: string): Promise<PublishOutcome> {
@@ -92,8 +231,28 @@ export class LinkedInConnector implements PlatformConnector {
     });
   }
 
-  async findPublished(): Promise<null> {
-    return null;
+  /**
+   * Posts API "Find Posts by Authors" (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#find-posts-by-authors):
+   * `GET /rest/posts?q=author&author={urn}&sortBy=CREATED` (the X-RestLi-Method FINDER), newest first, paged
+   * by `start`/`count`; each post has its URN `id`, `commentary` (little text), `createdAt` (epoch ms) and
+   * `content` (`media` for one image or video, `multiImage.images` for several). Matched by findInWindow.
+   * Needs a permission to read the author's posts (r_member_social for a member, r_organization_social
+   * for an organization); refused, the lookup fails and the post ends as outcome_unknown.
+   */
+  async findPublished(account: ConnectorAccount, request: PublishedLookup): Promise<{ platformPostId: string; url: string } | null> {
+    return findInWindow(request, 'LinkedIn', async (cursor) => {
+      const start = Number(cursor ?? 0);
+      const query = new URLSearchParams({ q: 'author', author: authorUrn(account), sortBy: 'CREATED', start: String(start), count: String(LOOKUP_PAGE_SIZE) });
+      const response = await this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/rest/posts?${query}`, headers: { ...this.headers(account), 'X-RestLi-Method': 'FINDER' } });
+      const elements = arrayAt(response.body, 'elements');
+      const candidates = elements.map((post): PublishedCandidate => {
+        const urn = stringAt(post, 'id');
+        if (!urn) throw malformedAnswer('id on a post');
+        const media = at(post, 'content', 'media') ? 1 : arrayAt(post, 'content', 'multiImage', 'images').length;
+        return { platformPostId: urn, url: postUrl(urn), text: unescapeLittleText(stringAt(post, 'commentary') ?? ''), createdAtMs: platformTimeMs(at(post, 'createdAt'), 'milliseconds'), mediaCount: media };
+      });
+      return { candidates, next: elements.length < LOOKUP_PAGE_SIZE ? null : String(start + LOOKUP_PAGE_SIZE) };
+    });
   }
 
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
@@ -128,6 +287,41 @@ export class LinkedInConnector implements PlatformConnector {
   }
 }
 
+/** What LinkedIn documents beyond the shared rules: an image's pixel count, a video's smallest size. */
+function linkedInFileRefusal(files: readonly MediaFile[]): PlatformError | null {
+  for (const [index, file] of files.entries()) {
+    const label = `media item ${index + 1} (${file.contentType})`;
+    if (file.kind !== 'video' && file.width && file.height && file.width * file.height >= LINKEDIN_MAX_IMAGE_PIXELS) {
+      return { code: 'media_too_large', message: `${label} has ${file.width}×${file.height} pixels; LinkedIn takes images under ${LINKEDIN_MAX_IMAGE_PIXELS} pixels`, retryable: false };
+    }
+    if (file.kind === 'video' && file.size < LINKEDIN_MIN_VIDEO_BYTES) {
+      return unsupportedMedia(`${label} has ${file.size} bytes; LinkedIn takes videos of ${LINKEDIN_MIN_VIDEO_BYTES} bytes (75 KB) or more`);
+    }
+  }
+  return null;
+}
+
+interface UploadPart {
+  uploadUrl: string;
+  firstByte: number;
+  lastByte: number;
+}
+
+/** The upload instructions, checked to cover the file's bytes in order without a gap; null when they do not. */
+function uploadParts(instructions: unknown[], size: number): UploadPart[] | null {
+  const parts: UploadPart[] = [];
+  let next = 0;
+  for (const instruction of instructions) {
+    const uploadUrl = stringAt(instruction, 'uploadUrl');
+    const firstByte = at(instruction, 'firstByte');
+    const lastByte = at(instruction, 'lastByte');
+    if (!uploadUrl || firstByte !== next || typeof lastByte !== 'number' || lastByte < firstByte || lastByte >= size) return null;
+    parts.push({ uploadUrl, firstByte, lastByte });
+    next = lastByte + 1;
+  }
+  return parts.length > 0 && next === size ? parts : null;
+}
+
 function authorUrn(account: ConnectorAccount): string {
   const id = account.identity.platformAccountId;
   return id.startsWith('urn:li:') ? id : `urn:li:person:${id}`;
@@ -143,6 +337,11 @@ function postUrl(urn: string): string {
  */
 export function escapeLittleText(text: string): string {
   return text.replace(/[\\|{}@[\]()<>#*_~]/g, (char) => `\\${char}`);
+}
+
+/** The text a little-text commentary shows: escapeLittleText undone. */
+function unescapeLittleText(text: string): string {
+  return text.replace(/\\([\\|{}@[\]()<>#*_~])/g, '$1');
 }
 
 /**

@@ -1,16 +1,40 @@
-import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishOutcome, PublishRequest } from '../connector';
-import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
-import { textWithMediaLinks } from '../content/media';
+import type { MediaFile, MediaRef } from '@app/media';
+import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
+import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
+import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { mastodonLength } from '../content/text-length';
-import { codeForStatus, isTransientStatus, PlatformHttp, PlatformResponse } from '../http/platform-http';
+import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
-import { arrayAt, bearer, comparableText, ConnectorContext, stringAt } from './connector-context';
+import { arrayAt, at, bearer, ConnectorContext, stringAt } from './connector-context';
+import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lookup';
+import { ProcessingState, uploadAll, uploadFileName, waitUntilProcessed } from './media-upload';
 
 /** Mastodon's default limit is 500 characters, each URL counting 23 (instances may raise it). */
 export const MASTODON_TEXT: TextRule = { field: 'status', max: 500, measure: mastodonLength, unit: 'characters' };
 
+const MB = 1024 * 1024;
+
 /**
- * Mastodon REST API: `POST /api/v1/statuses` (a reply sets in_reply_to_id), comments from
+ * Mastodon's media rules ("Posting to your profile > Attachments", https://docs.joinmastodon.org/user/posting/#media):
+ * up to 4 attachments; images (PNG, JPG, WEBP) and animated GIFs up to 16 MB, videos (MP4, MOV,
+ * WebM) up to 99 MB. A description (alt text) takes 1,500 characters (MediaAttachment's
+ * MAX_DESCRIPTION_LENGTH, https://github.com/mastodon/mastodon/blob/main/app/models/media_attachment.rb).
+ * Defaults of an instance; one may configure others (Instance configuration.media_attachments).
+ */
+export const MASTODON_MEDIA: PlatformMediaRules = {
+  maxItems: 4,
+  image: { types: ['image/jpeg', 'image/png', 'image/webp'], maxBytes: 16 * MB },
+  gif: { types: ['image/gif'], maxBytes: 16 * MB },
+  video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], maxBytes: 99 * MB },
+  maxAltText: 1_500,
+};
+
+/** Statuses per page when looking one up: the most "Get account's statuses" gives (limit, max 40). */
+const MASTODON_STATUSES_PAGE = 40;
+
+/**
+ * Mastodon REST API: `POST /api/v1/statuses` (a reply sets in_reply_to_id; media by media_ids,
+ * each uploaded first with `POST /api/v2/media` and waited for while processed), comments from
  * `GET /api/v1/statuses/:id/context`, reconciliation on `GET /api/v1/accounts/:id/statuses`.
  *
  * Mastodon honours an `Idempotency-Key` header on status creation (kept for an hour): the
@@ -31,10 +55,20 @@ export class MastodonConnector implements PlatformConnector {
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
-    const text = textWithMediaLinks(request.content, request.media.map((m) => m.url));
-    const refusal = firstRefusal(requireText(text), checkText(text, MASTODON_TEXT));
+    const text = request.content.trim();
+    // "status: If media_ids is provided, this becomes optional" (https://docs.joinmastodon.org/methods/statuses/#create).
+    const refusal = firstRefusal(request.media.length === 0 ? requireText(text) : null, checkText(text, MASTODON_TEXT), mediaCountRefusal(request.media, MASTODON_MEDIA, 'Mastodon'));
     if (refusal) return failed(refusal);
-    return toOutcome(() => this.createStatus(account, { status: text, visibility: 'public' }, request.idempotencyKey));
+    const status = { status: text, visibility: 'public' };
+    if (request.media.length === 0) return toOutcome(() => this.createStatus(account, status, request.idempotencyKey));
+    return toOutcome(() =>
+      withCheckedMedia(this.ctx.media, request.media, MASTODON_MEDIA, 'Mastodon', async (files) => {
+        const mixed = videoMixRefusal(files);
+        if (mixed) throw new PlatformCallFailed(mixed);
+        const mediaIds = await uploadAll(files, (file, index) => this.uploadMedia(account, file, request.media[index]));
+        return this.createStatus(account, { ...status, media_ids: mediaIds }, request.idempotencyKey);
+      }),
+    );
   }
 
   async comment(account: ConnectorAccount, target: CommentTarget, text: string, idempotencyKey: string): Promise<PublishOutcome> {
@@ -44,18 +78,26 @@ export class MastodonConnector implements PlatformConnector {
     return toOutcome(() => this.createStatus(account, { status: text, visibility: 'public', in_reply_to_id: inReplyTo }, idempotencyKey));
   }
 
-  async findPublished(account: ConnectorAccount, request: PublishRequest): Promise<{ platformPostId: string; url: string } | null> {
+  /**
+   * The account's statuses ("Get account's statuses", https://docs.joinmastodon.org/methods/accounts/#statuses):
+   * newest first, `limit` up to 40, replies excluded, older pages by `max_id` (the last id seen);
+   * each Status has `created_at` and `media_attachments`. Matched by findInWindow.
+   */
+  async findPublished(account: ConnectorAccount, request: PublishedLookup): Promise<{ platformPostId: string; url: string } | null> {
     const accountId = account.identity.platformAccountId;
-    const response = await this.http.send({
-      method: 'GET',
-      url: `${this.instance(account)}/api/v1/accounts/${encodeURIComponent(accountId)}/statuses?limit=20&exclude_replies=true`,
-      headers: bearer(account),
+    return findInWindow(request, 'Mastodon', async (cursor) => {
+      const query = new URLSearchParams({ limit: String(MASTODON_STATUSES_PAGE), exclude_replies: 'true', ...(cursor ? { max_id: cursor } : {}) });
+      const response = await this.http.send({ method: 'GET', url: `${this.instance(account)}/api/v1/accounts/${encodeURIComponent(accountId)}/statuses?${query}`, headers: bearer(account) });
+      const statuses = arrayAt(response.body);
+      const candidates = statuses.map((status): PublishedCandidate => {
+        const id = stringAt(status, 'id');
+        const url = stringAt(status, 'url');
+        if (!id || !url) throw malformedAnswer('id and url on a status');
+        return { platformPostId: id, url, text: htmlToText(stringAt(status, 'content') ?? ''), createdAtMs: platformTimeMs(at(status, 'created_at')), mediaCount: arrayAt(status, 'media_attachments').length };
+      });
+      const last = candidates[candidates.length - 1];
+      return { candidates, next: statuses.length < MASTODON_STATUSES_PAGE || !last ? null : last.platformPostId };
     });
-    const wanted = comparableText(textWithMediaLinks(request.content, request.media.map((m) => m.url)));
-    const match = arrayAt(response.body).find((status) => comparableText(htmlToText(stringAt(status, 'content') ?? '')) === wanted);
-    const id = stringAt(match, 'id');
-    const url = stringAt(match, 'url');
-    return id && url ? { platformPostId: id, url } : null;
   }
 
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
@@ -80,7 +122,36 @@ export class MastodonConnector implements PlatformConnector {
     });
   }
 
-  private async createStatus(account: ConnectorAccount, body: Record<string, string>, idempotencyKey: string): Promise<PublishOutcome> {
+  /**
+   * "Upload media as an attachment (async)" (https://docs.joinmastodon.org/methods/media/#v2): the file
+   * streamed from the spooled copy as a multipart part, its alt text as `description`. 200 when
+   * processed at once (images), 202 with a null url while it is processed in the background.
+   */
+  private async uploadMedia(account: ConnectorAccount, file: MediaFile, ref: MediaRef): Promise<string> {
+    const form = new FormData();
+    form.append('file', await file.blob(), uploadFileName(file));
+    if (ref.altText !== null) form.append('description', ref.altText);
+    const response = await this.http.send({ method: 'POST', url: `${this.instance(account)}/api/v2/media`, headers: bearer(account), multipart: form });
+    const id = stringAt(response.body, 'id');
+    if (!id) throw malformedAnswer('id on a media attachment');
+    await waitUntilProcessed(this.http.policy, `media item ${file.url}`, attachmentState(response), () => this.attachmentStatus(account, id));
+    return id;
+  }
+
+  /**
+   * "Get media attachment" (https://docs.joinmastodon.org/methods/media/#get): 206 while still
+   * processing, 200 with its url once processed, 422 when processing failed.
+   */
+  private async attachmentStatus(account: ConnectorAccount, id: string): Promise<ProcessingState> {
+    try {
+      return attachmentState(await this.http.send({ method: 'GET', url: `${this.instance(account)}/api/v1/media/${encodeURIComponent(id)}`, headers: bearer(account) }));
+    } catch (error) {
+      if (error instanceof PlatformCallFailed && error.error.code === 'validation_failed') return { state: 'failed', message: error.error.message };
+      throw error;
+    }
+  }
+
+  private async createStatus(account: ConnectorAccount, body: Record<string, string | string[]>, idempotencyKey: string): Promise<PublishOutcome> {
     const response = await this.http.send({
       method: 'POST',
       url: `${this.instance(account)}/api/v1/statuses`,
@@ -94,6 +165,22 @@ export class MastodonConnector implements PlatformConnector {
     if (!id || !url) throw unreadablePublishAnswer('id and url');
     return published(id, url);
   }
+}
+
+/** An upload answer's state: processed once it has a url (202 and 206 answers carry none while processing goes on). */
+function attachmentState(response: PlatformResponse): ProcessingState {
+  const processing = response.status === 202 || response.status === 206 || stringAt(response.body, 'url') === undefined;
+  return processing ? { state: 'processing' } : { state: 'ready' };
+}
+
+/**
+ * A video (or audio) must be a status's only attachment: Mastodon refuses "Cannot attach a
+ * video to a post that already contains images" (PostStatusService#validate_media!,
+ * https://github.com/mastodon/mastodon/blob/main/app/services/post_status_service.rb).
+ * Animated GIFs become gifv attachments, which may share a status with images.
+ */
+function videoMixRefusal(files: readonly MediaFile[]): PlatformError | null {
+  return files.length > 1 && files.some((file) => file.kind === 'video') ? unsupportedMedia('a video must be the only media item of a Mastodon status') : null;
 }
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&apos;': "'" };

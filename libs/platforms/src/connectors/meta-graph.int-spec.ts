@@ -21,18 +21,20 @@ import { ConnectorRegistry } from '../registry';
 
 const DAY = 86_400;
 const MAX_RATE_LIMIT_WAIT_MS = 60_000;
-const photo = 'https://cdn.example.com/photo.jpg';
 
 let sandbox: RunningPlatformSandbox;
 let connectors: ConnectorRegistry;
 const sleeps: number[] = [];
 let sequence = 0;
+/** A photo on the sandbox's media host, which Instagram pulls (and the connector fetches first, through the media pipeline). */
+const photo = (): string => `${sandbox.mediaUrl}/media/photo.jpg`;
 
 beforeAll(async () => {
   sandbox = await startPlatformSandbox();
   connectors = new ConnectorRegistry({
     endpoints: sandboxEndpoints(sandbox.url),
     retry: { baseDelayMs: 1, maxDelayMs: 4, maxRateLimitWaitMs: MAX_RATE_LIMIT_WAIT_MS, requestTimeoutMs: 2_000, sleep: async (ms) => void sleeps.push(ms) },
+    media: { allowedHosts: [new URL(sandbox.mediaUrl).host] },
   });
 });
 
@@ -46,7 +48,7 @@ beforeEach(() => {
 
 const CASES: Array<{ platform: Platform; kind: 'page' | 'instagram'; request: () => PublishRequest; operation: string }> = [
   { platform: 'facebook', kind: 'page', request: () => post('Hello page'), operation: 'publish' },
-  { platform: 'instagram', kind: 'instagram', request: () => post('A caption', [photo]), operation: 'container' },
+  { platform: 'instagram', kind: 'instagram', request: () => post('A caption', [photo()]), operation: 'container' },
 ];
 
 function post(content: string, mediaUrls: string[] = []): PublishRequest {
@@ -93,7 +95,7 @@ describe('a refused token', () => {
   it('is access_token_expired when Graph says it expired (190, subcode 463)', async () => {
     const account = accountOn('instagram', 'instagram');
     sandbox.control.advanceClock(61 * DAY);
-    const outcome = await connectors.get('instagram').publish(account, post('Too late', [photo]));
+    const outcome = await connectors.get('instagram').publish(account, post('Too late', [photo()]));
     expect(outcome).toEqual({ status: 'failed', error: { code: 'access_token_expired', message: 'Error validating access token: Session has expired.', retryable: false } });
   });
 

@@ -1,7 +1,10 @@
-import type { ConnectorAccount, PlatformError } from '../connector';
-import { backoffDelayMs, RetryPolicy } from '../http/retry-policy';
+import type { ConnectorAccount, PlatformError, PublishedLookup } from '../connector';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
-import { at, bearer, stringAt } from './connector-context';
+import type { RetryPolicy } from '../http/retry-policy';
+import { malformedAnswer } from '../outcome';
+import { arrayAt, at, bearer, stringAt } from './connector-context';
+import { findInWindow, platformTimeMs, PublishedCandidate, windowStartMs } from './published-lookup';
+import { ProcessingState, waitUntilProcessed } from './media-upload';
 
 /** The Graph API version every Meta call uses (Facebook pages, Instagram). One place to move it. */
 export const GRAPH_API_VERSION = 'v23.0';
@@ -90,21 +93,89 @@ export function graphHttp(retry: RetryPolicy): PlatformHttp {
 }
 
 /**
- * Video containers (Instagram, Threads) are processed asynchronously: publishing one that
- * is not FINISHED fails. Polls its status a bounded number of times with the policy's backoff.
+ * How a container's processing status is read: Instagram's IG Container has `status_code`
+ * (and a `status` text explaining an error: IG Container reference,
+ * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container);
+ * a Threads container has `status` and `error_message` ("Threads API Troubleshooting",
+ * https://developers.facebook.com/docs/threads/troubleshooting). Both say EXPIRED, ERROR,
+ * FINISHED, IN_PROGRESS or PUBLISHED.
  */
-export async function waitForContainer(http: PlatformHttp, versionedBase: string, account: ConnectorAccount, containerId: string): Promise<void> {
-  const policy = http.policy;
-  for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
-    const response = await http.send({ method: 'GET', url: `${versionedBase}/${containerId}?fields=status_code,status`, headers: bearer(account) });
-    const status = stringAt(response.body, 'status_code') ?? stringAt(response.body, 'status');
-    if (status === 'FINISHED') return;
-    if (status === 'ERROR' || status === 'EXPIRED') {
-      throw new PlatformCallFailed({ code: 'media_processing_failed', message: `the platform could not process the media (container ${status})`, retryable: false });
-    }
-    await policy.sleep(backoffDelayMs(policy, attempt));
+export interface ContainerStatusFields {
+  code: 'status_code' | 'status';
+  detail: 'status' | 'error_message';
+}
+
+/**
+ * Media containers (Instagram, Threads) are processed asynchronously after the platform
+ * fetched their url: publishing (or putting in a carousel) one that is not FINISHED fails.
+ * Reads its status until FINISHED with the shared bounded wait (waitUntilProcessed: growing
+ * pauses on the retry policy's clock, a few minutes at most; Threads' troubleshooting page
+ * advises "no more than 5 minutes"). ERROR / EXPIRED fail the post as
+ * media_processing_failed, a container still IN_PROGRESS at the bound as
+ * media_processing_timeout (retryable: a new attempt makes new containers; unpublished ones
+ * expire after 24 hours).
+ */
+async function waitForContainer(http: PlatformHttp, versionedBase: string, account: ConnectorAccount, containerId: string, fields: ContainerStatusFields): Promise<void> {
+  const read = async (): Promise<ProcessingState> => {
+    const response = await http.send({
+      method: 'GET',
+      url: `${versionedBase}/${encodeURIComponent(containerId)}?fields=${fields.code},${fields.detail}`,
+      headers: bearer(account),
+    });
+    const status = stringAt(response.body, fields.code);
+    if (status === 'FINISHED') return { state: 'ready' };
+    if (status !== 'ERROR' && status !== 'EXPIRED') return { state: 'processing' };
+    const detail = stringAt(response.body, fields.detail);
+    return { state: 'failed', message: `container ${status}${detail ? `: ${detail}` : ''}` };
+  };
+  await waitUntilProcessed(http.policy, `the media of container ${containerId}`, { state: 'processing' }, read);
+}
+
+/** One item of a post as a media container takes it (its url and type fields), and whether the platform processes it before it can be used. */
+export interface ContainerItem {
+  fields: Record<string, string>;
+  processed: boolean;
+}
+
+/** Where one platform's containers are made and how their status reads. */
+export interface ContainerEdge {
+  http: PlatformHttp;
+  versionedBase: string;
+  /** POST here creates a container: /{ig-user-id}/media or /{threads-user-id}/threads. */
+  createUrl: string;
+  status: ContainerStatusFields;
+}
+
+/**
+ * The container to publish for a post's media: one item's own container, or (several) a
+ * child container per item (`is_carousel_item`), each processed one waited for, then a
+ * CAROUSEL container listing them (Instagram "Content Publishing", carousel posts;
+ * Threads "Carousel Posts"). `postFields` (caption/text) go on the container that is
+ * published. The final container is waited for too. Containers are safe to create again
+ * on redelivery: an unpublished one expires after 24 hours.
+ */
+export async function prepareMediaContainer(edge: ContainerEdge, account: ConnectorAccount, items: ContainerItem[], postFields: Record<string, string>): Promise<string> {
+  if (items.length === 1) {
+    const id = await createContainer(edge, account, { ...items[0].fields, ...postFields });
+    await waitForContainer(edge.http, edge.versionedBase, account, id, edge.status);
+    return id;
   }
-  throw new PlatformCallFailed({ code: 'media_processing_timeout', message: 'the media was still being processed; try again later', retryable: true });
+  const children: string[] = [];
+  for (const item of items) children.push(await createContainer(edge, account, { ...item.fields, is_carousel_item: 'true' }));
+  // Created first, waited for afterwards: the platform processes the children side by side.
+  for (const [index, item] of items.entries()) {
+    if (item.processed) await waitForContainer(edge.http, edge.versionedBase, account, children[index], edge.status);
+  }
+  const carousel = await createContainer(edge, account, { media_type: 'CAROUSEL', children: children.join(','), ...postFields });
+  await waitForContainer(edge.http, edge.versionedBase, account, carousel, edge.status);
+  return carousel;
+}
+
+export async function createContainer(edge: ContainerEdge, account: ConnectorAccount, form: Record<string, string>): Promise<string> {
+  const response = await edge.http.send({ method: 'POST', url: edge.createUrl, headers: bearer(account), form });
+  const id = stringAt(response.body, 'id');
+  if (!id) throw malformedAnswer('container id');
+  return id;
 }
 
 /**
@@ -119,4 +190,40 @@ export async function permalinkOr(http: PlatformHttp, versionedBase: string, acc
     if (error instanceof PlatformCallFailed) return fallback;
     throw error;
   }
+}
+
+/** Where a Meta user's media list is and how its items read: Instagram's `caption`, Threads' `text`. */
+export interface MediaListing {
+  http: PlatformHttp;
+  /** GET here lists the user's media, newest first: /{ig-user-id}/media or /{threads-user-id}/threads. */
+  listUrl: string;
+  textField: 'caption' | 'text';
+  platformName: string;
+  /** The url to give when an item has no permalink (the profile). */
+  fallbackUrl: string;
+}
+
+/**
+ * A Meta user's media since the attempt started (reconciliation): Instagram "IG User Media"
+ * (https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media)
+ * and Threads "Retrieve a list of all a user's threads"
+ * (https://developers.facebook.com/docs/threads/threads-media#retrieve-a-list-of-all-a-user-s-threads)
+ * take the same query: `since` (epoch seconds, time-based paging), `limit`, and cursor paging
+ * (`after`, `paging.next` while there is more); each item has `timestamp`, `permalink`,
+ * `media_type` (a CAROUSEL_ALBUM counts its `children`, TEXT_POST none, any other one item).
+ */
+export function findInMediaListing(listing: MediaListing, account: ConnectorAccount, request: PublishedLookup): Promise<{ platformPostId: string; url: string } | null> {
+  const since = String(Math.floor(windowStartMs(request) / 1000));
+  return findInWindow(request, listing.platformName, async (cursor) => {
+    const query = new URLSearchParams({ fields: `id,${listing.textField},timestamp,permalink,media_type,children{id}`, since, limit: '100', ...(cursor ? { after: cursor } : {}) });
+    const response = await listing.http.send({ method: 'GET', url: `${listing.listUrl}?${query}`, headers: bearer(account) });
+    const candidates = arrayAt(response.body, 'data').map((media): PublishedCandidate => {
+      const id = stringAt(media, 'id');
+      if (!id) throw malformedAnswer(`id on a ${listing.platformName} item`);
+      const type = stringAt(media, 'media_type');
+      const mediaCount = type === 'CAROUSEL_ALBUM' ? arrayAt(media, 'children', 'data').length : type === 'TEXT_POST' ? 0 : 1;
+      return { platformPostId: id, url: stringAt(media, 'permalink') ?? listing.fallbackUrl, text: stringAt(media, listing.textField) ?? '', createdAtMs: platformTimeMs(at(media, 'timestamp')), mediaCount };
+    });
+    return { candidates, next: at(response.body, 'paging', 'next') ? (stringAt(response.body, 'paging', 'cursors', 'after') ?? null) : null };
+  });
 }

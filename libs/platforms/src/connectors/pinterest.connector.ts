@@ -1,77 +1,149 @@
-import type { ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishOutcome, PublishRequest } from '../connector';
-import { checkText, firstRefusal, requireMedia, TextRule, unsupportedMedia } from '../content/content-rules';
-import { isVideoUrl, titleFrom } from '../content/media';
+import type { MediaFile, MediaRef } from '@app/media';
+import type { ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
+import { checkText, firstRefusal, requireMedia, TextRule } from '../content/content-rules';
+import { titleFrom } from '../content/title';
+import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength } from '../content/text-length';
-import { codeForStatus, isTransientStatus, PlatformHttp, PlatformResponse } from '../http/platform-http';
-import { failed, published, toOutcome, unreadablePublishAnswer } from '../outcome';
-import { arrayAt, at, bearer, comparableText, ConnectorContext, stringAt } from './connector-context';
+import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
+import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
+import { arrayAt, at, bearer, ConnectorContext, snakeCase, stringAt } from './connector-context';
+import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lookup';
+import { pollUntilDone } from './processing-wait';
 import { commentsNotSupported } from './unsupported';
 
 /** A Pin's description takes 800 characters, its title 100. */
 export const PINTEREST_DESCRIPTION: TextRule = { field: 'description', max: 800, measure: codePointLength, unit: 'characters' };
 export const PINTEREST_TITLE_MAX = 100;
 
+const MB = 1024 * 1024;
 /**
- * Pinterest API v5: `POST /v5/pins` on the board in identity.attributes.boardId, the image(s)
- * pulled from their urls (`image_url`, or `multiple_image_urls` for several). Media is
- * required; video pins need Pinterest's separate media upload, not done here, so a video
- * fails with media_not_supported. Reconciliation on `GET /v5/boards/{board_id}/pins`.
- * The v5 API has no comment endpoints: comment() fails with comments_not_supported and
- * listComments() answers [], without a request.
+ * "Pinterest product specs" (https://help.pinterest.com/en/business/article/pinterest-product-specs):
+ * image Pins JPEG, PNG, WebP or GIF up to 20 MB; carousels 2 to 5 images; video Pins MP4, MOV or
+ * M4V up to 2 GB, 4 seconds to 15 minutes, between 1:2 (tall) and 1.91:1 (wide). A video or a GIF
+ * is a Pin on its own. alt_text takes 500 characters (API v5 "Create Pin",
+ * https://developers.pinterest.com/docs/api/v5/pins-create).
+ */
+export const PINTEREST_MEDIA: PlatformMediaRules = {
+  maxItems: 5,
+  image: { types: ['image/jpeg', 'image/png', 'image/webp'], maxBytes: 20 * MB },
+  gif: { types: ['image/gif'], maxBytes: 20 * MB },
+  video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 2 * 1024 * MB, minSeconds: 4, maxSeconds: 15 * 60, minAspectRatio: 1 / 2, maxAspectRatio: 1.91 },
+  animatedAlone: true,
+  maxAltText: 500,
+};
+
+/** How long a registered video may stay in processing before the pin is given up (the upload is harmless). */
+export const PINTEREST_MAX_PROCESSING_WAIT_MS = 5 * 60_000;
+
+/** The video frame a video Pin shows before it plays, in seconds: one second in, past a fade from black. */
+const COVER_KEY_FRAME_SECONDS = 1;
+
+/**
+ * Pinterest API v5: `POST /v5/pins` on the board in identity.attributes.boardId, the
+ * irreversible call. Images are pulled by Pinterest from their urls (media_source `image_url`,
+ * or `multiple_image_urls` for a carousel), after the connector fetched and checked them under
+ * PINTEREST_MEDIA. A video goes through the media upload ("Creating Pins", video section,
+ * https://developers.pinterest.com/docs/content/update/): `POST /v5/media` registers it and answers
+ * an upload_url with upload_parameters, the file is POSTed there as multipart form (the
+ * parameters, then `file`, streamed from disk; S3 answers 204), `GET /v5/media/{media_id}` is
+ * polled until `succeeded` (bounded: media_processing_timeout; `failed`: media_processing_failed),
+ * then the pin names media_source `video_id` with a cover frame. Uploads are safe to repeat: an
+ * unattached one is harmless. Alt text: the pin's alt_text for a single image or video; a
+ * carousel's items have no alt text field, so there it is dropped. Media is required.
+ * Reconciliation on `GET /v5/boards/{board_id}/pins`. The v5 API has no comment endpoints:
+ * comment() fails with comments_not_supported and listComments() answers [], without a request.
  */
 export class PinterestConnector implements PlatformConnector {
   readonly platform = 'pinterest' as const;
   private readonly http: PlatformHttp;
+  private readonly storage: PlatformHttp;
 
   constructor(private readonly ctx: ConnectorContext) {
     this.http = new PlatformHttp(mapPinterestError, ctx.retry);
+    this.storage = new PlatformHttp(mapStorageError, ctx.retry);
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
     const refusal = firstRefusal(
-      requireMedia(request.media.map((m) => m.url), 'images'),
-      request.media.map((m) => m.url).some(isVideoUrl) ? unsupportedMedia('video pins need a media upload this connector does not do; use images') : null,
+      requireMedia(request.media.map((item) => item.url), 'images and videos'),
+      mediaCountRefusal(request.media, PINTEREST_MEDIA, 'Pinterest'),
       checkText(request.content, PINTEREST_DESCRIPTION),
       account.identity.attributes.boardId ? null : { code: 'board_required', message: 'the Pinterest account has no board to pin to; connect it again and pick a board', retryable: false },
     );
     if (refusal) return failed(refusal);
-    const mediaSource =
-      request.media.map((m) => m.url).length === 1
-        ? { source_type: 'image_url', url: request.media.map((m) => m.url)[0] }
-        : { source_type: 'multiple_image_urls', items: request.media.map((m) => m.url).map((url) => ({ url })) };
-    return toOutcome(async () => {
-      const response = await this.http.send({
-        method: 'POST',
-        url: `${this.ctx.baseUrl}/v5/pins`,
-        headers: bearer(account),
-        json: {
-          board_id: boardOf(account),
-          title: titleFrom(request.content, PINTEREST_TITLE_MAX),
-          description: request.content,
-          media_source: mediaSource,
-        },
-        irreversible: true,
-      });
-      const id = stringAt(response.body, 'id');
-      if (!id) throw unreadablePublishAnswer('id');
-      return published(id, pinUrl(id));
-    });
+    return toOutcome(() =>
+      withCheckedMedia(this.ctx.media, request.media, PINTEREST_MEDIA, 'Pinterest', async (files) => {
+        const mediaSource = files[0].kind === 'video' ? await this.uploadedVideo(account, files[0]) : imageSource(request.media);
+        const response = await this.http.send({
+          method: 'POST',
+          url: `${this.ctx.baseUrl}/v5/pins`,
+          headers: bearer(account),
+          json: {
+            board_id: boardOf(account),
+            title: titleFrom(request.content, PINTEREST_TITLE_MAX),
+            description: request.content,
+            ...(request.media.length === 1 && request.media[0].altText ? { alt_text: request.media[0].altText } : {}),
+            media_source: mediaSource,
+          },
+          irreversible: true,
+        });
+        const id = stringAt(response.body, 'id');
+        if (!id) throw unreadablePublishAnswer('id');
+        return published(id, pinUrl(id));
+      }),
+    );
+  }
+
+  /** Registers, uploads and waits for a video; answers the media_source naming it. */
+  private async uploadedVideo(account: ConnectorAccount, video: MediaFile): Promise<Record<string, unknown>> {
+    const registered = await this.http.send({ method: 'POST', url: `${this.ctx.baseUrl}/v5/media`, headers: bearer(account), json: { media_type: 'video' } });
+    const mediaId = stringAt(registered.body, 'media_id');
+    const uploadUrl = stringAt(registered.body, 'upload_url');
+    const parameters = at(registered.body, 'upload_parameters');
+    if (!mediaId || !uploadUrl || parameters === null || typeof parameters !== 'object') throw malformedAnswer('media_id, upload_url and upload_parameters');
+    // The storage's form upload: every upload parameter as a field, the file last (it ends the form).
+    const form = new FormData();
+    for (const [name, value] of Object.entries(parameters)) form.append(name, String(value));
+    form.append('file', await video.blob(), fileNameOf(video.url));
+    await this.storage.send({ method: 'POST', url: uploadUrl, multipart: form });
+    const ready = await pollUntilDone(this.ctx.retry, PINTEREST_MAX_PROCESSING_WAIT_MS, () => this.videoReady(account, mediaId));
+    if (!ready) {
+      throw new PlatformCallFailed({ code: 'media_processing_timeout', message: `Pinterest was still processing the video after ${PINTEREST_MAX_PROCESSING_WAIT_MS / 1000} s`, retryable: true });
+    }
+    return { source_type: 'video_id', media_id: mediaId, cover_image_key_frame_time: COVER_KEY_FRAME_SECONDS };
+  }
+
+  /** `GET /v5/media/{media_id}`: true once `succeeded`, undefined while `registered` or `processing`. */
+  private async videoReady(account: ConnectorAccount, mediaId: string): Promise<true | undefined> {
+    const response = await this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/v5/media/${encodeURIComponent(mediaId)}`, headers: bearer(account) });
+    const status = stringAt(response.body, 'status');
+    if (status === 'failed') throw new PlatformCallFailed({ code: 'media_processing_failed', message: 'Pinterest could not process the video', retryable: false });
+    return status === 'succeeded' ? true : undefined;
   }
 
   async comment(): Promise<PublishOutcome> {
     return failed(commentsNotSupported('Pinterest'));
   }
 
-  async findPublished(account: ConnectorAccount, request: PublishRequest): Promise<{ platformPostId: string; url: string } | null> {
-    const response = await this.http.send({
-      method: 'GET',
-      url: `${this.ctx.baseUrl}/v5/boards/${encodeURIComponent(boardOf(account))}/pins?page_size=25`,
-      headers: bearer(account),
+  /**
+   * The board's pins ("List Pins on board", https://developers.pinterest.com/docs/api/v5/boards-list_pins):
+   * `GET /v5/boards/{board_id}/pins`, newest first, `page_size` up to 250, `bookmark` for the next page;
+   * each Pin has `created_at` (UTC, no offset) and `media.media_type` (a carousel, multiple_*, lists its
+   * `items`). Matched by findInWindow.
+   */
+  async findPublished(account: ConnectorAccount, request: PublishedLookup): Promise<{ platformPostId: string; url: string } | null> {
+    return findInWindow(request, 'Pinterest', async (cursor) => {
+      const query = new URLSearchParams({ page_size: '100', ...(cursor ? { bookmark: cursor } : {}) });
+      const response = await this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/v5/boards/${encodeURIComponent(boardOf(account))}/pins?${query}`, headers: bearer(account) });
+      const candidates = arrayAt(response.body, 'items').map((pin): PublishedCandidate => {
+        const id = stringAt(pin, 'id');
+        if (!id) throw malformedAnswer('id on a pin');
+        const mediaType = stringAt(pin, 'media', 'media_type') ?? '';
+        const mediaCount = mediaType.startsWith('multiple_') ? arrayAt(pin, 'media', 'items').length : mediaType === 'image' || mediaType === 'video' ? 1 : null;
+        return { platformPostId: id, url: pinUrl(id), text: stringAt(pin, 'description') ?? '', createdAtMs: platformTimeMs(at(pin, 'created_at')), mediaCount };
+      });
+      return { candidates, next: stringAt(response.body, 'bookmark') ?? null };
     });
-    const wanted = comparableText(request.content);
-    const match = arrayAt(response.body, 'items').find((pin) => comparableText(stringAt(pin, 'description') ?? '') === wanted);
-    const id = stringAt(match, 'id');
-    return id ? { platformPostId: id, url: pinUrl(id) } : null;
   }
 
   async listComments(): Promise<PlatformComment[]> {
@@ -96,6 +168,31 @@ export function mapPinterestError(response: PlatformResponse): PlatformError {
   return {
     code: response.status === 429 ? 'rate_limited' : typeof code === 'number' ? (PINTEREST_CODES[code] ?? `pinterest_error_${code}`) : codeForStatus(response.status),
     message: stringAt(response.body, 'message') ?? `Pinterest answered HTTP ${response.status}`,
+    retryable: isTransientStatus(response.status),
+  };
+}
+
+/** One image pulled by url, or a carousel of them (their alt texts have no field there). */
+function imageSource(media: readonly MediaRef[]): Record<string, unknown> {
+  return media.length === 1
+    ? { source_type: 'image_url', url: media[0].url }
+    : { source_type: 'multiple_image_urls', items: media.map((item) => ({ url: item.url })) };
+}
+
+/** The name the file part carries: the url's last path segment, as a browser or curl would send it. */
+function fileNameOf(url: string): string {
+  return new URL(url).pathname.split('/').pop() || 'video';
+}
+
+/**
+ * The upload_url is Pinterest's storage (Amazon S3's POST Object), not its API: its errors are
+ * S3's XML (`<Error><Code>AccessDenied</Code>...`), named by their Code.
+ */
+function mapStorageError(response: PlatformResponse): PlatformError {
+  const code = typeof response.body === 'string' ? /<Code>([^<]+)<\/Code>/.exec(response.body)?.[1] : undefined;
+  return {
+    code: code ? snakeCase(code) : codeForStatus(response.status),
+    message: `the Pinterest media upload answered HTTP ${response.status}${code ? ` (${code})` : ''}`,
     retryable: isTransientStatus(response.status),
   };
 }

@@ -1,24 +1,44 @@
-import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishOutcome, PublishRequest } from '../connector';
+import type { MediaFetcher, MediaFile, MediaRef } from '@app/media';
+import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { bareHandle } from '../connector';
-import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
-import { isVideoUrl } from '../content/media';
+import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
+import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { threadsLength } from '../content/text-length';
 import type { PlatformHttp } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
-import { arrayAt, bearer, comparableText, ConnectorContext, stringAt } from './connector-context';
-import { graphHttp, permalinkOr, THREADS_API_VERSION, waitForContainer } from './meta-graph';
+import { arrayAt, bearer, ConnectorContext, stringAt } from './connector-context';
+import { ContainerEdge, ContainerItem, findInMediaListing, createContainer, graphHttp, permalinkOr, prepareMediaContainer, THREADS_API_VERSION } from './meta-graph';
 
 /**
  * Threads posts take 500 characters, an emoji (the whole sequence) counting as its UTF-8
- * bytes ("Threads Posts", Limitations: https://developers.facebook.com/documentation/threads/posts);
- * a carousel up to 20 items.
+ * bytes ("Threads Posts", Limitations: https://developers.facebook.com/documentation/threads/posts).
  */
 export const THREADS_TEXT: TextRule = { field: 'text', max: 500, measure: threadsLength, unit: 'characters (emoji counted as UTF-8 bytes)' };
-export const THREADS_CAROUSEL_MAX = 20;
+
+const MIB = 1024 * 1024;
+
+/**
+ * Threads' media rules: a carousel of up to 20 images and videos ("Carousel Posts",
+ * https://developers.facebook.com/docs/threads/posts#carousel-posts), and the Media
+ * Specifications of the Threads overview (https://developers.facebook.com/docs/threads/overview):
+ * - images: JPEG or PNG, 8 MB at most, aspect ratio limit 10:1;
+ * - videos: MOV or MP4, at most 5 minutes and 1 GB, aspect ratio 0.01:1 to 10:1;
+ * - alt text (`alt_text`) on images and videos ("Accessibility",
+ *   https://developers.facebook.com/documentation/threads/posts/accessibility), which names
+ *   no maximum; we hold it to 1,000 characters.
+ * Threads fetches the urls itself; we fetch them too, so these checks run before any call.
+ */
+export const THREADS_MEDIA: PlatformMediaRules = {
+  maxItems: 20,
+  image: { types: ['image/jpeg', 'image/png'], maxBytes: 8 * MIB, minAspectRatio: 1 / 10, maxAspectRatio: 10 },
+  video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 1024 * MIB, maxSeconds: 5 * 60, minAspectRatio: 0.01, maxAspectRatio: 10 },
+  maxAltText: 1_000,
+};
 
 /**
  * Threads API: a media container (`POST /{threads-user-id}/threads`, media_type TEXT, IMAGE,
- * VIDEO or CAROUSEL), then `POST /{threads-user-id}/threads_publish` — the irreversible call.
+ * VIDEO or CAROUSEL; media containers waited for until FINISHED), then
+ * `POST /{threads-user-id}/threads_publish` — the irreversible call. Threads pulls media by url.
  * A reply is the same two steps with `reply_to_id`. Comments: `GET /{media-id}/conversation`.
  * identity.platformAccountId is the Threads user id.
  */
@@ -26,20 +46,32 @@ export class ThreadsConnector implements PlatformConnector {
   readonly platform = 'threads' as const;
   private readonly http: PlatformHttp;
   private readonly api: string;
+  private readonly media: MediaFetcher;
 
   constructor(ctx: ConnectorContext) {
     this.http = graphHttp(ctx.retry);
+    this.media = ctx.media;
     this.api = `${ctx.baseUrl}/${THREADS_API_VERSION}`;
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
     const refusal = firstRefusal(
-      request.media.map((m) => m.url).length === 0 ? requireText(request.content) : null,
+      request.media.length === 0 ? requireText(request.content) : null,
       checkText(request.content, THREADS_TEXT),
-      request.media.map((m) => m.url).length > THREADS_CAROUSEL_MAX ? unsupportedMedia(`a carousel takes at most ${THREADS_CAROUSEL_MAX} items`) : null,
+      mediaCountRefusal(request.media, THREADS_MEDIA, 'Threads'),
     );
     if (refusal) return failed(refusal);
-    return toOutcome(async () => this.publishContainer(account, await this.prepareContainer(account, request)));
+    const text = request.content;
+    if (request.media.length === 0) {
+      return toOutcome(async () => this.publishContainer(account, await createContainer(this.containers(account), account, { media_type: 'TEXT', text })));
+    }
+    return toOutcome(() =>
+      withCheckedMedia(this.media, request.media, THREADS_MEDIA, 'Threads', async (files) => {
+        const items = files.map((file, index) => containerItem(file, request.media[index]));
+        const postFields: Record<string, string> = text.trim() === '' ? {} : { text };
+        return this.publishContainer(account, await prepareMediaContainer(this.containers(account), account, items, postFields));
+      }),
+    );
   }
 
   async comment(account: ConnectorAccount, target: CommentTarget, text: string): Promise<PublishOutcome> {
@@ -47,17 +79,14 @@ export class ThreadsConnector implements PlatformConnector {
     if (refusal) return failed(refusal);
     const replyTo = target.kind === 'post' ? target.platformPostId : target.platformCommentId;
     return toOutcome(async () => {
-      const containerId = await this.createContainer(account, { media_type: 'TEXT', text, reply_to_id: replyTo }, false);
+      const containerId = await createContainer(this.containers(account), account, { media_type: 'TEXT', text, reply_to_id: replyTo });
       return this.publishContainer(account, containerId);
     });
   }
 
-  async findPublished(account: ConnectorAccount, request: PublishRequest): Promise<{ platformPostId: string; url: string } | null> {
-    const response = await this.http.send({ method: 'GET', url: `${this.userBase(account)}/threads?fields=id,text,permalink&limit=25`, headers: bearer(account) });
-    const wanted = comparableText(request.content);
-    const match = arrayAt(response.body, 'data').find((post) => comparableText(stringAt(post, 'text') ?? '') === wanted);
-    const id = stringAt(match, 'id');
-    return id ? { platformPostId: id, url: stringAt(match, 'permalink') ?? profileUrl(account) } : null;
+  /** The user's media since the attempt started, matched by findInWindow (see findInMediaListing). */
+  async findPublished(account: ConnectorAccount, request: PublishedLookup): Promise<{ platformPostId: string; url: string } | null> {
+    return findInMediaListing({ http: this.http, listUrl: `${this.userBase(account)}/threads`, textField: 'text', platformName: 'Threads', fallbackUrl: profileUrl(account) }, account, request);
   }
 
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
@@ -87,23 +116,8 @@ export class ThreadsConnector implements PlatformConnector {
     return `${this.api}/${encodeURIComponent(account.identity.platformAccountId)}`;
   }
 
-  private async prepareContainer(account: ConnectorAccount, request: PublishRequest): Promise<string> {
-    const text = request.content;
-    if (request.media.map((m) => m.url).length === 0) return this.createContainer(account, { media_type: 'TEXT', text }, false);
-    if (request.media.map((m) => m.url).length === 1) return this.createContainer(account, { ...mediaParams(request.media.map((m) => m.url)[0]), text }, isVideoUrl(request.media.map((m) => m.url)[0]));
-    const children: string[] = [];
-    for (const url of request.media.map((m) => m.url)) {
-      children.push(await this.createContainer(account, { ...mediaParams(url), is_carousel_item: 'true' }, isVideoUrl(url)));
-    }
-    return this.createContainer(account, { media_type: 'CAROUSEL', children: children.join(','), text }, false);
-  }
-
-  private async createContainer(account: ConnectorAccount, form: Record<string, string>, needsProcessing: boolean): Promise<string> {
-    const response = await this.http.send({ method: 'POST', url: `${this.userBase(account)}/threads`, headers: bearer(account), form });
-    const id = stringAt(response.body, 'id');
-    if (!id) throw malformedAnswer('container id');
-    if (needsProcessing) await waitForContainer(this.http, this.api, account, id);
-    return id;
+  private containers(account: ConnectorAccount): ContainerEdge {
+    return { http: this.http, versionedBase: this.api, createUrl: `${this.userBase(account)}/threads`, status: { code: 'status', detail: 'error_message' } };
   }
 
   private async publishContainer(account: ConnectorAccount, containerId: string): Promise<PublishOutcome> {
@@ -120,8 +134,11 @@ export class ThreadsConnector implements PlatformConnector {
   }
 }
 
-function mediaParams(url: string): Record<string, string> {
-  return isVideoUrl(url) ? { media_type: 'VIDEO', video_url: url } : { media_type: 'IMAGE', image_url: url };
+/** A fetched item as a Threads container takes it: IMAGE or VIDEO by url, with its alt text; videos are processed before they can be used. */
+function containerItem(file: MediaFile, ref: MediaRef): ContainerItem {
+  const alt: Record<string, string> = ref.altText ? { alt_text: ref.altText } : {};
+  if (file.kind === 'video') return { fields: { media_type: 'VIDEO', video_url: file.url, ...alt }, processed: true };
+  return { fields: { media_type: 'IMAGE', image_url: file.url, ...alt }, processed: false };
 }
 
 function profileUrl(account: ConnectorAccount): string {

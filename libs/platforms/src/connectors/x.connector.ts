@@ -1,11 +1,14 @@
-import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishOutcome, PublishRequest } from '../connector';
+import type { MediaFile, MediaRef } from '@app/media';
+import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { bareHandle } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
-import { textWithMediaLinks } from '../content/media';
+import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { xWeightedLength } from '../content/text-length';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
-import { arrayAt, at, bearer, comparableText, ConnectorContext, snakeCase, stringAt } from './connector-context';
+import { arrayAt, at, bearer, ConnectorContext, snakeCase, stringAt } from './connector-context';
+import { findInWindow, platformTimeMs, PublishedCandidate, windowStartMs } from './published-lookup';
+import { ProcessingState, uploadAll, uploadFileName, waitUntilProcessed } from './media-upload';
 
 /**
  * X takes 280 weighted characters ("Counting characters", https://docs.x.com/fundamentals/counting-characters):
@@ -13,10 +16,34 @@ import { arrayAt, at, bearer, comparableText, ConnectorContext, snakeCase, strin
  */
 export const X_TEXT: TextRule = { field: 'text', max: 280, measure: xWeightedLength, unit: 'weighted characters' };
 
+const MB = 1024 * 1024;
+
 /**
- * X API v2. Posts and replies: `POST /2/tweets` (`reply.in_reply_to_tweet_id` for a reply).
- * Comments: recent search on `conversation_id:`. Reconciliation: the user's recent posts
- * (`GET /2/users/:id/tweets`, by identity.platformAccountId, the numeric user id).
+ * X's media rules for a Post ("Best practices", https://docs.x.com/x-api/media/quickstart/best-practices,
+ * limits of a default account, not X Premium): up to 4 photos, 1 animated GIF or 1 video; images
+ * 5 MB, animated GIFs 15 MB, a Post's video 8 GB lasting 0.5 s to 20 minutes with an aspect ratio
+ * between 1:3 and 3:1. Videos as MP4 or MOV (H.264, as the page recommends; WebM, which "Initialize media
+ * upload" also names, is left out). Alt text: at most 1,000
+ * characters ("Create Media metadata", https://docs.x.com/x-api/media/create-media-metadata).
+ */
+export const X_MEDIA: PlatformMediaRules = {
+  maxItems: 4,
+  image: { types: ['image/jpeg', 'image/png', 'image/webp'], maxBytes: 5 * MB },
+  gif: { types: ['image/gif'], maxBytes: 15 * MB },
+  video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 8 * 1024 * MB, minSeconds: 0.5, maxSeconds: 20 * 60, minAspectRatio: 1 / 3, maxAspectRatio: 3 },
+  animatedAlone: true,
+  maxAltText: 1_000,
+};
+
+/** One APPEND segment: under the 5 MB a segment may carry ("POST media/upload (APPEND)"), one in memory at a time. */
+const APPEND_CHUNK_BYTES = 4 * MB;
+
+/**
+ * X API v2. Posts and replies: `POST /2/tweets` (`reply.in_reply_to_tweet_id` for a reply),
+ * media attached by `media.media_ids` after uploading each item (images in one request,
+ * animated GIFs and videos in chunks, then waiting for X to process them).
+ * Comments: recent search on `conversation_id:`. Reconciliation: the user's posts since the
+ * attempt started (`GET /2/users/:id/tweets`, by identity.platformAccountId, the numeric user id).
  */
 export class XConnector implements PlatformConnector {
   readonly platform = 'x' as const;
@@ -27,10 +54,18 @@ export class XConnector implements PlatformConnector {
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
-    const text = textWithMediaLinks(request.content, request.media.map((m) => m.url));
-    const refusal = firstRefusal(requireText(text), checkText(text, X_TEXT));
+    const text = request.content.trim();
+    // A Post needs text or media ("Create Post", https://docs.x.com/x-api/posts/create-post): media alone is a Post.
+    const refusal = firstRefusal(request.media.length === 0 ? requireText(text) : null, checkText(text, X_TEXT), mediaCountRefusal(request.media, X_MEDIA, 'X'));
     if (refusal) return failed(refusal);
-    return toOutcome(() => this.createPost(account, { text }));
+    const textPart = text === '' ? {} : { text };
+    if (request.media.length === 0) return toOutcome(() => this.createPost(account, textPart));
+    return toOutcome(() =>
+      withCheckedMedia(this.ctx.media, request.media, X_MEDIA, 'X', async (files) => {
+        const mediaIds = await uploadAll(files, (file, index) => this.uploadMedia(account, file, request.media[index]));
+        return this.createPost(account, { ...textPart, media: { media_ids: mediaIds } });
+      }),
+    );
   }
 
   async comment(account: ConnectorAccount, target: CommentTarget, text: string): Promise<PublishOutcome> {
@@ -40,22 +75,31 @@ export class XConnector implements PlatformConnector {
     return toOutcome(() => this.createPost(account, { text, reply: { in_reply_to_tweet_id: parentId } }));
   }
 
-  async findPublished(account: ConnectorAccount, request: PublishRequest): Promise<{ platformPostId: string; url: string } | null> {
+  /**
+   * The user's Posts timeline ("Get Posts by User", https://docs.x.com/x-api/posts/get-posts-by-user):
+   * `GET /2/users/:id/tweets` by the numeric user id, `start_time` at the window's start (X filters
+   * by creation), with `created_at` and `attachments` (the media_keys tell the media count), newest
+   * first, 100 a page, `pagination_token` from meta.next_token. Matched by findInWindow.
+   */
+  async findPublished(account: ConnectorAccount, request: PublishedLookup): Promise<{ platformPostId: string; url: string } | null> {
     const userId = account.identity.platformAccountId;
-    const response = await this.http.send({
-      method: 'GET',
-      url: `${this.ctx.baseUrl}/2/users/${encodeURIComponent(userId)}/tweets?max_results=20`,
-      headers: bearer(account),
+    // X takes start_time to the second (YYYY-MM-DDTHH:mm:ssZ).
+    const startTime = new Date(Math.floor(windowStartMs(request) / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return findInWindow(request, 'X', async (cursor) => {
+      const query = new URLSearchParams({ max_results: '100', start_time: startTime, 'tweet.fields': 'created_at,attachments', ...(cursor ? { pagination_token: cursor } : {}) });
+      const response = await this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/2/users/${encodeURIComponent(userId)}/tweets?${query}`, headers: bearer(account) });
+      // X reports a lookup it could not make (an unknown user id) as `errors` without `data` or `meta`.
+      const problem = at(response.body, 'errors', 0);
+      if (problem && !at(response.body, 'data') && !at(response.body, 'meta')) {
+        throw new PlatformCallFailed({ code: snakeCase(stringAt(problem, 'type')?.split('/').pop() ?? 'lookup_failed'), message: stringAt(problem, 'detail') ?? 'X could not look the posts up', retryable: false });
+      }
+      const candidates = arrayAt(response.body, 'data').map((post): PublishedCandidate => {
+        const id = stringAt(post, 'id');
+        if (!id) throw malformedAnswer('id on a post');
+        return { platformPostId: id, url: postUrl(account, id), text: stringAt(post, 'text') ?? '', createdAtMs: platformTimeMs(at(post, 'created_at')), mediaCount: arrayAt(post, 'attachments', 'media_keys').length };
+      });
+      return { candidates, next: stringAt(response.body, 'meta', 'next_token') ?? null };
     });
-    // X reports a lookup it could not make (an unknown user id) as `errors` without `data`.
-    const problem = at(response.body, 'errors', 0);
-    if (problem && !at(response.body, 'data')) {
-      throw new PlatformCallFailed({ code: snakeCase(stringAt(problem, 'type')?.split('/').pop() ?? 'lookup_failed'), message: stringAt(problem, 'detail') ?? 'X could not look the posts up', retryable: false });
-    }
-    const wanted = comparableText(textWithMediaLinks(request.content, request.media.map((m) => m.url)));
-    const match = arrayAt(response.body, 'data').find((post) => comparableText(stringAt(post, 'text') ?? '') === wanted);
-    const id = stringAt(match, 'id');
-    return id ? { platformPostId: id, url: postUrl(account, id) } : null;
   }
 
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
@@ -88,12 +132,84 @@ export class XConnector implements PlatformConnector {
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
+  /** Uploads one item and gives its media id once X has processed it, with its alt text set. */
+  private async uploadMedia(account: ConnectorAccount, file: MediaFile, ref: MediaRef): Promise<string> {
+    const { id, processing } = file.kind === 'image' ? await this.uploadImage(account, file) : await this.uploadInChunks(account, file);
+    await waitUntilProcessed(this.http.policy, `media item ${file.url}`, processing, () => this.processingStatus(account, id));
+    if (ref.altText !== null) {
+      // "Create Media metadata" (https://docs.x.com/x-api/media/create-media-metadata): alt text, at most 1,000 characters.
+      await this.http.send({ method: 'POST', url: `${this.ctx.baseUrl}/2/media/metadata`, headers: bearer(account), json: { id, metadata: { alt_text: { text: ref.altText } } } });
+    }
+    return id;
+  }
+
+  /** "Upload media" (https://docs.x.com/x-api/media/upload-media): an image in one multipart request, streamed from the spooled file. */
+  private async uploadImage(account: ConnectorAccount, file: MediaFile): Promise<{ id: string; processing: ProcessingState }> {
+    const form = new FormData();
+    form.append('media', await file.blob(), uploadFileName(file));
+    form.append('media_category', 'tweet_image');
+    form.append('media_type', file.contentType);
+    const response = await this.http.send({ method: 'POST', url: `${this.ctx.baseUrl}/2/media/upload`, headers: bearer(account), multipart: form });
+    return { id: mediaIdOf(response), processing: processingOf(response) };
+  }
+
+  /**
+   * Animated GIFs and videos go in chunks ("Chunked media upload", https://docs.x.com/x-api/media/quickstart/media-upload-chunked):
+   * `POST /2/media/upload/initialize` ("Initialize media upload", https://docs.x.com/x-api/media/initialize-media-upload),
+   * one `POST /2/media/upload/{id}/append` per segment ("Append Media upload", https://docs.x.com/x-api/media/append-media-upload),
+   * then `POST /2/media/upload/{id}/finalize` ("Finalize Media upload", https://docs.x.com/x-api/media/media-upload-finalize),
+   * whose processing_info tells whether X is still processing it.
+   */
+  private async uploadInChunks(account: ConnectorAccount, file: MediaFile): Promise<{ id: string; processing: ProcessingState }> {
+    const initialized = await this.http.send({
+      method: 'POST',
+      url: `${this.ctx.baseUrl}/2/media/upload/initialize`,
+      headers: bearer(account),
+      json: { media_type: file.contentType, total_bytes: file.size, media_category: file.kind === 'gif' ? 'tweet_gif' : 'tweet_video' },
+    });
+    const id = mediaIdOf(initialized);
+    const name = uploadFileName(file);
+    for await (const chunk of file.chunks(APPEND_CHUNK_BYTES)) {
+      const form = new FormData();
+      form.append('media', new Blob([chunk.bytes], { type: 'application/octet-stream' }), name);
+      form.append('segment_index', String(chunk.index));
+      await this.http.send({ method: 'POST', url: `${this.ctx.baseUrl}/2/media/upload/${id}/append`, headers: bearer(account), multipart: form });
+    }
+    const finalized = await this.http.send({ method: 'POST', url: `${this.ctx.baseUrl}/2/media/upload/${id}/finalize`, headers: bearer(account) });
+    return { id, processing: processingOf(finalized) };
+  }
+
+  /** "Get Media upload status" (https://docs.x.com/x-api/media/get-media-upload-status): `GET /2/media/upload?command=STATUS&media_id=`. */
+  private async processingStatus(account: ConnectorAccount, id: string): Promise<ProcessingState> {
+    const query = new URLSearchParams({ command: 'STATUS', media_id: id });
+    return processingOf(await this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/2/media/upload?${query}`, headers: bearer(account) }));
+  }
+
   private async createPost(account: ConnectorAccount, body: object): Promise<PublishOutcome> {
     const response = await this.http.send({ method: 'POST', url: `${this.ctx.baseUrl}/2/tweets`, headers: bearer(account), json: body, irreversible: true });
     const id = stringAt(response.body, 'data', 'id');
     if (!id) throw unreadablePublishAnswer('data.id');
     return published(id, postUrl(account, id));
   }
+}
+
+function mediaIdOf(response: PlatformResponse): string {
+  const id = stringAt(response.body, 'data', 'id');
+  if (!id) throw malformedAnswer('data.id on a media upload');
+  return id;
+}
+
+/**
+ * An upload's processing_info: absent once the media is ready; else its state, pending →
+ * in_progress → succeeded | failed, with an error message when it failed
+ * (https://docs.x.com/x-api/media/quickstart/media-upload-chunked, step 4).
+ */
+function processingOf(response: PlatformResponse): ProcessingState {
+  const info = at(response.body, 'data', 'processing_info');
+  const state = stringAt(info, 'state');
+  if (info === undefined || state === 'succeeded') return { state: 'ready' };
+  if (state === 'failed') return { state: 'failed', message: stringAt(info, 'error', 'message') ?? 'X refused the media' };
+  return { state: 'processing' };
 }
 
 function postUrl(account: ConnectorAccount, id: string): string {

@@ -1,10 +1,13 @@
-import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishOutcome, PublishRequest } from '../connector';
-import { checkText, firstRefusal, requireMedia, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
-import { isVideoUrl, titleFrom } from '../content/media';
+import type { MediaFile } from '@app/media';
+import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
+import { checkText, firstRefusal, requireMedia, requireText, TextRule } from '../content/content-rules';
+import { titleFrom } from '../content/title';
+import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength, utf8ByteLength } from '../content/text-length';
-import { codeForStatus, isTransientStatus, PlatformHttp, PlatformResponse } from '../http/platform-http';
+import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, at, bearer, ConnectorContext, snakeCase, stringAt } from './connector-context';
+import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lookup';
 
 /** A video's description takes 5,000 bytes and its title 100 characters; a comment 10,000 characters. */
 export const YOUTUBE_DESCRIPTION: TextRule = { field: 'description', max: 5_000, measure: utf8ByteLength, unit: 'bytes' };
@@ -12,53 +15,110 @@ export const YOUTUBE_TITLE_MAX = 100;
 export const YOUTUBE_COMMENT: TextRule = { field: 'comment', max: 10_000, measure: codePointLength, unit: 'characters' };
 
 /**
- * YouTube Data API v3. A video cannot be given by url, so the connector downloads the post's
- * video and uploads it with a resumable upload: `POST /upload/youtube/v3/videos?uploadType=resumable`
- * (metadata; answers a session url in Location — safe to retry, nothing is public yet), then
- * `PUT` of the bytes to that url — the irreversible call. The title is the content's first line.
- * Comments: `POST /youtube/v3/commentThreads`, replies `POST /youtube/v3/comments`, read from
- * `GET /youtube/v3/commentThreads?part=snippet,replies`. No reconciliation lookup (null).
+ * A YouTube post is exactly one video: videos.insert takes video/* up to 256 GB
+ * (https://developers.google.com/youtube/v3/docs/videos/insert, "Maximum file size"), at most
+ * 12 hours long ("Upload videos longer than 15 minutes", https://support.google.com/youtube/answer/71673).
+ * A video has no alt text field: alt text is dropped.
+ */
+export const YOUTUBE_MEDIA: PlatformMediaRules = {
+  maxItems: 1,
+  video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], maxBytes: 256 * 1024 ** 3, maxSeconds: 12 * 3600 },
+};
+
+/** Resumable upload chunks must be multiples of 256 KiB but the last ("Uploading a file in chunks"); 8 MiB each. */
+export const YOUTUBE_CHUNK_BYTES = 32 * 256 * 1024;
+
+/**
+ * Google's answer to every chunk but the last, 308 Resume Incomplete with the bytes it holds
+ * in `Range`: not a refusal. PlatformHttp treats any non-2xx as an error, so the chunk's
+ * error mapper names it with this code and the caller reads it back.
+ */
+const RESUME_INCOMPLETE = 'resume_incomplete';
+
+/**
+ * YouTube Data API v3. The video is fetched through the media pipeline (spooled to disk,
+ * never whole in memory) and sent with the resumable upload protocol ("Resumable Uploads",
+ * https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol):
+ * `POST /upload/youtube/v3/videos?uploadType=resumable` with the metadata (answers the session
+ * url in Location — safe to retry, nothing is public yet), then the bytes in chunks of
+ * YOUTUBE_CHUNK_BYTES, each a `PUT` of its Content-Range streamed from the file; Google
+ * answers 308 with the Range it holds until the last, which answers the video. A chunk PUT is
+ * safe to repeat; the PUT that completes the upload creates the video — the irreversible call.
+ * The title is the content's first line. YouTube processes the video after that; the post is
+ * made already, so nothing is polled. Comments: `POST /youtube/v3/commentThreads`, replies
+ * `POST /youtube/v3/comments`, read from `GET /youtube/v3/commentThreads?part=snippet,replies`.
+ * Reconciliation: the channel's uploads playlist (findPublished).
  */
 export class YouTubeConnector implements PlatformConnector {
   readonly platform = 'youtube' as const;
   private readonly http: PlatformHttp;
-  private readonly media: PlatformHttp;
 
   constructor(private readonly ctx: ConnectorContext) {
     this.http = new PlatformHttp(mapYouTubeError, ctx.retry);
-    this.media = new PlatformHttp(mapMediaDownloadError, ctx.retry);
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
     const refusal = firstRefusal(
-      requireMedia(request.media.map((m) => m.url), 'videos'),
-      request.media.map((m) => m.url).length > 1 || (request.media.map((m) => m.url)[0] !== undefined && !isVideoUrl(request.media.map((m) => m.url)[0]))
-        ? unsupportedMedia('a YouTube post is exactly one video (.mp4, .mov, .m4v, .webm)')
-        : null,
+      requireMedia(request.media.map((item) => item.url), 'videos'),
+      mediaCountRefusal(request.media, YOUTUBE_MEDIA, 'YouTube'),
       checkText(request.content, YOUTUBE_DESCRIPTION),
       /[<>]/.test(request.content) ? { code: 'invalid_characters', message: 'YouTube titles and descriptions cannot contain < or >', retryable: false } : null,
     );
     if (refusal) return failed(refusal);
-    return toOutcome(async () => {
-      const video = await this.media.send({ method: 'GET', url: request.media.map((m) => m.url)[0], expect: 'bytes' });
-      const bytes = video.body as Uint8Array;
-      const contentType = video.headers.get('content-type') ?? 'application/octet-stream';
-      const session = await this.http.send({
-        method: 'POST',
-        url: `${this.ctx.baseUrl}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`,
-        headers: { ...bearer(account), 'X-Upload-Content-Type': contentType, 'X-Upload-Content-Length': String(bytes.byteLength) },
-        json: {
-          snippet: { title: titleFrom(request.content, YOUTUBE_TITLE_MAX) || 'Untitled', description: request.content },
-          status: { privacyStatus: 'public' },
-        },
-      });
-      const uploadUrl = session.headers.get('location');
-      if (!uploadUrl) throw malformedAnswer('upload session Location header');
-      const uploaded = await this.http.send({ method: 'PUT', url: uploadUrl, headers: bearer(account), raw: { body: bytes, contentType }, irreversible: true });
-      const id = stringAt(uploaded.body, 'id');
-      if (!id) throw unreadablePublishAnswer('video id');
-      return published(id, `https://www.youtube.com/watch?v=${id}`);
+    return toOutcome(() => withCheckedMedia(this.ctx.media, request.media, YOUTUBE_MEDIA, 'YouTube', ([video]) => this.upload(account, request.content, video)));
+  }
+
+  private async upload(account: ConnectorAccount, content: string, video: MediaFile): Promise<PublishOutcome> {
+    // Step 1, "Start a resumable session": the metadata, and the bytes to come in X-Upload-Content-*.
+    const session = await this.http.send({
+      method: 'POST',
+      url: `${this.ctx.baseUrl}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`,
+      headers: { ...bearer(account), 'X-Upload-Content-Type': video.contentType, 'X-Upload-Content-Length': String(video.size) },
+      json: {
+        snippet: { title: titleFrom(content, YOUTUBE_TITLE_MAX) || 'Untitled', description: content },
+        status: { privacyStatus: 'public' },
+      },
     });
+    const uploadUrl = session.headers.get('location');
+    if (!uploadUrl) throw malformedAnswer('upload session Location header');
+    const file = await video.blob();
+    for (let offset = 0; ; ) {
+      const end = Math.min(offset + YOUTUBE_CHUNK_BYTES, video.size);
+      const answer = await this.putChunk(account, uploadUrl, file, video, offset, end);
+      if ('video' in answer) {
+        const id = stringAt(answer.video, 'id');
+        if (!id) throw unreadablePublishAnswer('video id');
+        return published(id, videoUrl(id));
+      }
+      // Step 4.3 "Resume the upload": go on from what Google holds, which must have grown.
+      if (answer.received <= offset) throw new PlatformCallFailed({ code: 'upload_stalled', message: `YouTube holds ${answer.received} of ${video.size} bytes after a chunk from ${offset}`, retryable: true });
+      offset = answer.received;
+    }
+  }
+
+  /** One chunk PUT: the video when it completed the upload, else how many bytes Google holds (its 308 Range). */
+  private async putChunk(account: ConnectorAccount, uploadUrl: string, file: Blob, video: MediaFile, start: number, end: number): Promise<{ video: unknown } | { received: number }> {
+    let range: string | null = null;
+    const chunkHttp = new PlatformHttp((response) => {
+      if (response.status !== 308) return mapYouTubeError(response);
+      range = response.headers.get('range');
+      return { code: RESUME_INCOMPLETE, message: 'Resume Incomplete', retryable: false };
+    }, this.ctx.retry);
+    try {
+      const response = await chunkHttp.send({
+        method: 'PUT',
+        url: uploadUrl,
+        headers: { ...bearer(account), 'content-range': `bytes ${start}-${end - 1}/${video.size}` },
+        raw: { body: file.slice(start, end, video.contentType), contentType: video.contentType },
+        irreversible: end === video.size,
+      });
+      return { video: response.body };
+    } catch (error) {
+      if (!(error instanceof PlatformCallFailed) || error.error.code !== RESUME_INCOMPLETE) throw error;
+      // "Range: bytes=0-524287": the last byte held; no Range header: none yet.
+      const last = /^bytes=0-(\d+)$/.exec(range ?? '');
+      return { received: last ? Number(last[1]) + 1 : 0 };
+    }
   }
 
   async comment(account: ConnectorAccount, target: CommentTarget, text: string): Promise<PublishOutcome> {
@@ -82,8 +142,33 @@ export class YouTubeConnector implements PlatformConnector {
     });
   }
 
-  async findPublished(): Promise<null> {
-    return null;
+  /**
+   * The channel's uploads: "Channels: list" (https://developers.google.com/youtube/v3/docs/channels/list)
+   * with part=contentDetails and mine=true (the token's channel) gives `relatedPlaylists.uploads`; "PlaylistItems: list"
+   * (https://developers.google.com/youtube/v3/docs/playlistItems/list) reads it newest first, 50 a page,
+   * `pageToken` from nextPageToken. Each item names its video (`contentDetails.videoId`), when it was
+   * published (`contentDetails.videoPublishedAt`, else `snippet.publishedAt`) and its description, which
+   * is the post's content. A video is one media item. Matched by findInWindow.
+   */
+  async findPublished(account: ConnectorAccount, request: PublishedLookup): Promise<{ platformPostId: string; url: string } | null> {
+    const channel = await this.http.send({
+      method: 'GET',
+      url: `${this.ctx.baseUrl}/youtube/v3/channels?${new URLSearchParams({ part: 'contentDetails', mine: 'true' })}`,
+      headers: bearer(account),
+    });
+    const uploads = stringAt(channel.body, 'items', 0, 'contentDetails', 'relatedPlaylists', 'uploads');
+    if (!uploads) throw malformedAnswer(`uploads playlist of channel ${account.identity.platformAccountId}`);
+    return findInWindow(request, 'YouTube', async (cursor) => {
+      const query = new URLSearchParams({ part: 'snippet,contentDetails', playlistId: uploads, maxResults: '50', ...(cursor ? { pageToken: cursor } : {}) });
+      const response = await this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/youtube/v3/playlistItems?${query}`, headers: bearer(account) });
+      const candidates = arrayAt(response.body, 'items').map((item): PublishedCandidate => {
+        const videoId = stringAt(item, 'contentDetails', 'videoId') ?? stringAt(item, 'snippet', 'resourceId', 'videoId');
+        if (!videoId) throw malformedAnswer('videoId on a playlist item');
+        const publishedAt = at(item, 'contentDetails', 'videoPublishedAt') ?? at(item, 'snippet', 'publishedAt');
+        return { platformPostId: videoId, url: videoUrl(videoId), text: stringAt(item, 'snippet', 'description') ?? '', createdAtMs: platformTimeMs(publishedAt), mediaCount: 1 };
+      });
+      return { candidates, next: stringAt(response.body, 'nextPageToken') ?? null };
+    });
   }
 
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
@@ -111,6 +196,10 @@ export class YouTubeConnector implements PlatformConnector {
   }
 }
 
+function videoUrl(videoId: string): string {
+  return `https://www.youtube.com/watch?v=${videoId}`;
+}
+
 function commentUrl(videoId: string, commentId: string): string {
   return `https://www.youtube.com/watch?v=${videoId}&lc=${commentId}`;
 }
@@ -132,9 +221,4 @@ export function mapYouTubeError(response: PlatformResponse): PlatformError {
     message: stringAt(response.body, 'error', 'message') ?? `YouTube answered HTTP ${response.status}`,
     retryable: reason === 'quotaExceeded' ? false : isTransientStatus(response.status) || (reason !== undefined && TRANSIENT_REASONS.has(reason)),
   };
-}
-
-/** The media host is not the platform: any refusal to serve the video is `media_unreachable`. */
-function mapMediaDownloadError(response: PlatformResponse): PlatformError {
-  return { code: 'media_unreachable', message: `the media url answered HTTP ${response.status}`, retryable: isTransientStatus(response.status) };
 }

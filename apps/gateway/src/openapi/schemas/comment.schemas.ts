@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { COMMENT_SENTIMENTS, CommentListItem, CommentSentiment, PLATFORMS, ReplyResult } from '@app/contracts';
+import { NextCursorProperty } from './list-page.schema';
 
 /** Response shapes of the comments endpoints; each implements the contract's interface. */
 
@@ -18,6 +19,7 @@ export class CommentSchema implements CommentListItem {
 
 export class CommentListSchema {
   @ApiProperty({ type: [CommentSchema], description: 'newest first' }) comments!: CommentSchema[];
+  @NextCursorProperty() nextCursor!: string | null;
 }
 
 export class ReplyIdSchema {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CreatePostResponse, LIMITS, PLATFORMS, POST_STATUSES, PostDetail, PostListItem, PostStatus, PublishResult, ResolvedAccountEcho } from '@app/contracts';
+import { NextCursorProperty } from './list-page.schema';
 
 /*
  * Response shapes of the posts endpoints, for the document. Each class
@@ -62,6 +63,7 @@ export class PostListItemSchema implements PostListItem {
 
 export class PostListSchema {
   @ApiProperty({ type: [PostListItemSchema], description: 'newest first' }) posts!: PostListItemSchema[];
+  @NextCursorProperty() nextCursor!: string | null;
 }
 
 /** One post in full: the list item with the whole body and what it targets. */
@@ -69,6 +71,12 @@ export class PostDetailSchema extends PostListItemSchema implements PostDetail {
   @ApiProperty({ description: 'the whole body' }) declare content: string;
   @ApiProperty({ type: [ResolvedAccountSchema] }) accounts!: ResolvedAccountSchema[];
   @ApiProperty({ type: [String] }) mediaUrls!: string[];
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', nullable: true },
+    description: 'only when some media item has alt text: one entry per mediaUrls entry, null for an item without',
+  })
+  altText?: Array<string | null>;
   @ApiProperty({ type: [String] }) firstComments!: string[];
   @ApiProperty({ description: 'the post\'s version; the ETag header carries it quoted, for If-Match' }) version!: number;
 }

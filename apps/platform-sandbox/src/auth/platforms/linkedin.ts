@@ -27,7 +27,7 @@ const REFRESH_TTL_SECONDS = 365 * 86_400;
 const SCOPES = new Set(['openid', 'profile', 'email', 'w_member_social', 'r_member_social', 'w_organization_social', 'r_organization_social', 'r_organization_admin', 'rw_organization_admin']);
 
 /** What an account provisioned without named scopes was granted: what the service asks for. */
-const DEFAULT_SCOPES = ['openid', 'profile', 'w_member_social', 'w_organization_social', 'r_organization_admin'];
+const DEFAULT_SCOPES = ['openid', 'profile', 'w_member_social', 'w_organization_social', 'r_organization_social', 'r_organization_admin'];
 
 /** LinkedIn's answer to a code it will not exchange (the same text for every cause). */
 const BAD_CODE = 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists';

@@ -4,6 +4,7 @@ import type { AuthorizationCode, SandboxAuthority } from '../authority';
 import type { SandboxSignIn } from '../sign-in';
 import { AuthorizationCodePlatform, authorizeRoute, formClient, grantedScopes, tokenRoute } from './authorization-code';
 import { oauthError, param } from './oauth-routes';
+import { uploadsPlaylistOf } from '../../dialects/youtube';
 
 const SCOPE_PREFIX = 'https://www.googleapis.com/auth/';
 /** The YouTube Data API scopes ("Identify access scopes", https://developers.google.com/youtube/v3/guides/auth/server-side-web-apps). */
@@ -105,7 +106,15 @@ export const youtubeSignIn: SandboxSignIn = {
           body: {
             kind: 'youtube#channelListResponse',
             pageInfo: { totalResults: 1, resultsPerPage: 5 },
-            items: [{ kind: 'youtube#channel', id: channel.platformAccountId, ...(ctx.query.part.split(',').includes('snippet') ? { snippet } : {}) }],
+            items: [
+              {
+                kind: 'youtube#channel',
+                id: channel.platformAccountId,
+                ...(ctx.query.part.split(',').includes('snippet') ? { snippet } : {}),
+                // contentDetails.relatedPlaylists.uploads ("Channels", https://developers.google.com/youtube/v3/docs/channels): the uploads playlist.
+                ...(ctx.query.part.split(',').includes('contentDetails') ? { contentDetails: { relatedPlaylists: { likes: '', uploads: uploadsPlaylistOf(channel.platformAccountId) } } } : {}),
+              },
+            ],
           },
         };
       },

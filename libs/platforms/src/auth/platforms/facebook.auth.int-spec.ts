@@ -23,9 +23,9 @@ const CALLBACK = 'https://publisher.example/api/v1/accounts/connect/callback';
 const app: OAuthApp = { clientId: '1000000000000001', clientSecret: 'facebook-app-secret', redirectUri: CALLBACK };
 const DAY = 86_400;
 const SIXTY_DAYS_MS = 60 * DAY * 1000;
-const photo = 'https://cdn.example.com/photo.jpg';
-
 const env = sandboxPerTest('facebook');
+/** A photo on the sandbox's media host (Instagram pulls it; the connector fetches it first, through the media pipeline). */
+const photo = (): string => `${env.sandbox.mediaUrl}/media/photo.jpg`;
 // One sign-in gives a page account per page and an Instagram account per linked professional account.
 const { authorize, signInAccounts: signIn } = oauthFlow(env, app, { pkce: false });
 let sequence = 0;
@@ -88,7 +88,7 @@ it('one sign-in gives a page account per page (page tokens without expiry) and a
   expect(brand.instagram.platformAccountId).toMatch(/^17841\d+$/);
 
   expect(await publishAs(accountOf(accounts, brand.page), post('Hello from the page'))).toMatchObject({ status: 'published' });
-  expect(await publishAs(accountOf(accounts, brand.instagram), post('A caption', [photo]))).toMatchObject({ status: 'published' });
+  expect(await publishAs(accountOf(accounts, brand.instagram), post('A caption', [photo()]))).toMatchObject({ status: 'published' });
 });
 
 it("a page's feed refuses another page's token, and an Instagram account refuses a token that does not manage it", async () => {
@@ -101,7 +101,7 @@ it("a page's feed refuses another page's token, and an Instagram account refuses
   const stranger = env.sandbox.control.provisionAccount({ platform: 'facebook', handle: 'stranger' });
   const instagram = accountOf(accounts, brand.instagram);
   const foreign = { ...instagram, credentials: { ...instagram.credentials, accessToken: stranger.accessToken } };
-  expect(await publishAs(foreign, post('Not my account', [photo]))).toEqual({ status: 'failed', error: expect.objectContaining({ code: 'permission_denied', retryable: false }) });
+  expect(await publishAs(foreign, post('Not my account', [photo()]))).toEqual({ status: 'failed', error: expect.objectContaining({ code: 'permission_denied', retryable: false }) });
   expect(env.sandbox.control.published({ kind: 'post' })).toHaveLength(0);
 });
 
@@ -111,7 +111,7 @@ it('page tokens outlive the 60-day user token; the Instagram token then expires 
   env.sandbox.control.advanceClock(61 * DAY);
   expect(await publishAs(accountOf(accounts, brand.page), post('Still here'))).toMatchObject({ status: 'published' });
   const instagram = accountOf(accounts, brand.instagram);
-  expect(await publishAs(instagram, post('Too late', [photo]))).toEqual({ status: 'failed', error: expect.objectContaining({ code: 'access_token_expired', retryable: false }) });
+  expect(await publishAs(instagram, post('Too late', [photo()]))).toEqual({ status: 'failed', error: expect.objectContaining({ code: 'access_token_expired', retryable: false }) });
   await expect(env.auth.refresh(app, instagram.credentials, instagram.identity)).rejects.toEqual(refusal('access_token_expired'));
 });
 
@@ -124,7 +124,7 @@ it("renews the Instagram account's user token by exchanging it again, and keeps 
   expect(renewed.accessToken).not.toBe(instagram.credentials.accessToken);
   expiresInAbout(renewed.expiresAt, SIXTY_DAYS_MS);
   env.sandbox.control.advanceClock(45 * DAY);
-  expect(await publishAs({ ...instagram, credentials: { ...renewed, kind: 'long_lived' } }, post('Renewed', [photo]))).toMatchObject({ status: 'published' });
+  expect(await publishAs({ ...instagram, credentials: { ...renewed, kind: 'long_lived' } }, post('Renewed', [photo()]))).toMatchObject({ status: 'published' });
 
   const page = accountOf(accounts, brand.page);
   expect(await env.auth.refresh(app, page.credentials, page.identity)).toEqual(page.credentials);
@@ -136,7 +136,7 @@ it("revoking ends the user's grant: page and Instagram tokens stop working (acce
   const page = accountOf(accounts, brand.page);
   await env.auth.revoke(app, page.credentials, page.identity);
   expect(await publishAs(page, post('Gone'))).toEqual({ status: 'failed', error: expect.objectContaining({ code: 'access_token_invalid', retryable: false }) });
-  expect(await publishAs(accountOf(accounts, brand.instagram), post('Gone', [photo]))).toEqual({ status: 'failed', error: expect.objectContaining({ code: 'access_token_invalid' }) });
+  expect(await publishAs(accountOf(accounts, brand.instagram), post('Gone', [photo()]))).toEqual({ status: 'failed', error: expect.objectContaining({ code: 'access_token_invalid' }) });
   await expect(env.auth.refresh(app, page.credentials, page.identity)).rejects.toEqual(refusal('access_token_invalid'));
   // Revoking a grant already gone is done, not an error.
   const instagram = accountOf(accounts, brand.instagram);
@@ -189,5 +189,5 @@ it('Instagram signs in through the same Facebook Login, under its own endpoint',
   const accounts = await signIn(brand.user.key, instagramAuth);
   expect(accounts.map((account) => account.platform).sort()).toEqual(['facebook', 'facebook', 'instagram']);
   expect(env.sandbox.control.requestCount({ platform: 'instagram', operation: 'token' })).toBe(2);
-  expect(await publishAs(accountOf(accounts, brand.instagram), post('Via Instagram', [photo]))).toMatchObject({ status: 'published' });
+  expect(await publishAs(accountOf(accounts, brand.instagram), post('Via Instagram', [photo()]))).toMatchObject({ status: 'published' });
 });

@@ -45,7 +45,7 @@ it("sends the member to LinkedIn's consent page for OpenID Connect, Share on Lin
     client_id: app.clientId,
     redirect_uri: CALLBACK,
     state: 'st',
-    scope: 'openid profile w_member_social w_organization_social r_organization_admin',
+    scope: 'openid profile w_member_social w_organization_social r_organization_social r_organization_admin',
   });
   const memberOnly = new URL(new LinkedInAuth(real, { organizations: false }).authorizationUrl({ app, state: 'st', codeChallenge: 'ch', instanceUrl: null }));
   expect(memberOnly.searchParams.get('scope')).toBe('openid profile w_member_social');

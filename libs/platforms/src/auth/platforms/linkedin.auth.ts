@@ -28,8 +28,13 @@ import { AuthorizationRequest, CodeExchange, CredentialRefused, OAuthApp, Platfo
 
 /** Who the member is, and posting as the member. */
 export const LINKEDIN_MEMBER_SCOPES = ['openid', 'profile', 'w_member_social'];
-/** Posting as, and finding, the organizations the member administers (apps with the Community Management API). */
-export const LINKEDIN_ORGANIZATION_SCOPES = ['w_organization_social', 'r_organization_admin'];
+/**
+ * Posting as, finding, and reading the posts of (reconciliation: "Find Posts by Authors") the
+ * organizations the member administers (apps with the Community Management API). A member's own
+ * posts are read with r_member_social, which LinkedIn grants to approved partners only: it is not
+ * asked for, so a lost answer on a member account ends outcome_unknown.
+ */
+export const LINKEDIN_ORGANIZATION_SCOPES = ['w_organization_social', 'r_organization_social', 'r_organization_admin'];
 /** Either lets organizationAcls list the member's roles. */
 const ROLE_READING_SCOPES = ['r_organization_admin', 'rw_organization_admin'];
 

@@ -24,7 +24,7 @@ function provisionUser(attributes: Record<string, string> = { boardId: '11000000
   return env.sandbox.control.provisionAccount({ platform: 'pinterest', handle: 'brand', displayName: 'Brand Inc', attributes }).identity;
 }
 
-const pin = () => ({ content: 'Pin this', media: mediaRefs(['https://cdn.example.com/photo.jpg']), idempotencyKey: `post-${++sequence}` });
+const pin = () => ({ content: 'Pin this', media: mediaRefs([`${env.sandbox.mediaUrl}/media/photo.jpg`]), idempotencyKey: `post-${++sequence}` });
 
 it("sends the user to Pinterest's consent page with comma-separated scopes and the state", () => {
   const url = new URL(new PlatformAuthRegistry().get('pinterest').authorizationUrl({ app, state: 'st', codeChallenge: 'ch', instanceUrl: null }));

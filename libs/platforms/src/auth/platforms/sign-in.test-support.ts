@@ -39,7 +39,7 @@ function sandboxBetween(platform: Platform, start: jest.Lifecycle, stop: jest.Li
     const sandbox = await startPlatformSandbox();
     const endpoints = sandboxEndpoints(sandbox.url);
     const registry = new PlatformAuthRegistry({ endpoints, retry: TEST_RETRY });
-    Object.assign(current, { sandbox, registry, auth: registry.get(platform), connectors: new ConnectorRegistry({ endpoints, retry: TEST_RETRY }) });
+    Object.assign(current, { sandbox, registry, auth: registry.get(platform), connectors: new ConnectorRegistry({ endpoints, retry: TEST_RETRY, media: { allowedHosts: [new URL(sandbox.mediaUrl).host] } }) });
   });
   stop(async () => {
     await current.sandbox.close();

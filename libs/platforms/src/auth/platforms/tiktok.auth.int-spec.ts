@@ -27,14 +27,14 @@ function provisionUser() {
   return env.sandbox.control.provisionAccount({ platform: 'tiktok', handle: 'brand', displayName: 'Brand Inc' }).identity;
 }
 
-const video = () => ({ content: 'Watch this', media: mediaRefs([`${env.sandbox.url}/_sandbox/media/clip.mp4`]), idempotencyKey: `post-${++sequence}` });
+const video = () => ({ content: 'Watch this', media: mediaRefs([`${env.sandbox.mediaUrl}/media/clip.mp4`]), idempotencyKey: `post-${++sequence}` });
 
 it("sends the user to TikTok's web consent page with the client key, comma-separated scopes and the state, without PKCE", () => {
   const url = new URL(new PlatformAuthRegistry().get('tiktok').authorizationUrl({ app, state: 'st', codeChallenge: 'ch', instanceUrl: null }));
   expect(`${url.origin}${url.pathname}`).toBe('https://www.tiktok.com/v2/auth/authorize/');
   expect(Object.fromEntries(url.searchParams)).toEqual({
     client_key: app.clientId,
-    scope: 'user.info.basic,user.info.profile,video.publish,video.upload',
+    scope: 'user.info.basic,user.info.profile,video.publish,video.upload,video.list',
     response_type: 'code',
     redirect_uri: CALLBACK,
     state: 'st',

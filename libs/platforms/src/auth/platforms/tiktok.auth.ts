@@ -13,9 +13,11 @@ const TIKTOK_API = 'https://open.tiktokapis.com';
 /**
  * Read the profile and post videos and photos. `username` (the @handle our public urls
  * need) is a user.info.profile field, not a user.info.basic one ("Get User Info",
- * https://developers.tiktok.com/doc/tiktok-api-v2-get-user-info).
+ * https://developers.tiktok.com/doc/tiktok-api-v2-get-user-info). video.list reads the user's
+ * public posts ("List Videos", https://developers.tiktok.com/doc/tiktok-api-v2-video-list): how a
+ * post whose answer was lost is found.
  */
-export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'video.publish', 'video.upload'];
+export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'video.publish', 'video.upload', 'video.list'];
 
 /**
  * TikTok Login Kit for Web (https://developers.tiktok.com/doc/login-kit-web): consent at

@@ -65,7 +65,7 @@ it('signs a user in with a code and PKCE, identifies them by their numeric user 
   const request = post('Signed in and posting');
   const outcome = await env.connectors.get('x').publish(account, request);
   expect(outcome).toMatchObject({ status: 'published', url: expect.stringMatching(/^https:\/\/x\.com\/brand\/status\/\d+$/) });
-  expect(await env.connectors.get('x').findPublished(account, request)).toEqual({ platformPostId: (outcome as { platformPostId: string }).platformPostId, url: expect.any(String) });
+  expect(await env.connectors.get('x').findPublished(account, { ...request, attemptStartedAt: new Date(Date.now() - 60_000).toISOString() })).toEqual({ platformPostId: (outcome as { platformPostId: string }).platformPostId, url: expect.any(String) });
 });
 
 it('refuses a wrong PKCE verifier, a spent code, another redirect uri and another client', async () => {
@@ -140,7 +140,7 @@ it("the user timeline takes only a user id: a handle is refused, and reconciliat
   expect(await byHandle.json()).toMatchObject({ title: 'Invalid Request', type: 'https://api.twitter.com/2/problems/invalid-request' });
 
   const unknown = { ...account, identity: { ...account.identity, platformAccountId: '1234567' } };
-  const lookup = env.connectors.get('x').findPublished(unknown, post('anything'));
+  const lookup = env.connectors.get('x').findPublished(unknown, { ...post('anything'), attemptStartedAt: new Date().toISOString() });
   await expect(lookup).rejects.toBeInstanceOf(PlatformCallFailed);
   await expect(lookup).rejects.toMatchObject({ error: { code: 'resource_not_found', retryable: false } });
 });

@@ -26,7 +26,7 @@ function provisionChannel() {
   return env.sandbox.control.provisionAccount({ platform: 'youtube', handle: 'BrandChannel', displayName: 'Brand Channel' }).identity;
 }
 
-const clip = () => ({ content: 'Launch video\nAll the details', media: mediaRefs([`${env.sandbox.url}/_sandbox/media/clip.mp4`]), idempotencyKey: `post-${++sequence}` });
+const clip = () => ({ content: 'Launch video\nAll the details', media: mediaRefs([`${env.sandbox.mediaUrl}/media/clip.mp4`]), idempotencyKey: `post-${++sequence}` });
 
 it("sends the user to Google's consent page for offline access with a consent prompt, an S256 challenge, the state and the YouTube scopes", () => {
   const url = new URL(new PlatformAuthRegistry().get('youtube').authorizationUrl({ app, state: 'st', codeChallenge: 'ch', instanceUrl: null }));

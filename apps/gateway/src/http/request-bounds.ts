@@ -1,0 +1,107 @@
+import { Readable } from 'node:stream';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, findUnstorableString } from '@app/contracts';
+import { JsonDepthMeter } from './json-depth';
+
+/**
+ * The largest body of an API route. A command carries the body to its service
+ * over NATS, whose messages stop at 1 MiB (max_payload): the body must leave
+ * room for the rest of the command. The largest valid post (10,000 characters
+ * of content, ten media urls with alt text, five first comments), even with
+ * every character JSON-escaped, stays well under it.
+ */
+export const API_BODY_LIMIT_BYTES = 512 * 1024;
+/** Meta batches many changes in one delivery and the webhook sends one command per comment, so it keeps 1 MiB. */
+export const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
+/** Deeper than any body of this API (three levels at most) by far, shallow enough for every recursive walk after it. */
+export const MAX_JSON_DEPTH = 64;
+/**
+ * The longest request target (path and query string). The longest legitimate
+ * one is a sign-in callback (state, code and error_description, under 11,000
+ * characters); Node refuses a request head over 16 KiB before this is asked.
+ */
+export const MAX_URL_CHARS = 12 * 1024;
+
+/** Routes whose handler needs the exact bytes of the body (signature checks), by route pattern. */
+const RAW_BODY_ROUTES = new Set(['/webhooks/meta']);
+
+const bodyLimitOf = (request: FastifyRequest): number => (RAW_BODY_ROUTES.has(request.routeOptions.url ?? '') ? WEBHOOK_BODY_LIMIT_BYTES : API_BODY_LIMIT_BYTES);
+
+/** The bytes of the body as received, beside the parsed body. */
+export interface RawBodyRequest extends FastifyRequest {
+  rawBody?: Buffer;
+}
+
+const tooLarge = (limitBytes: number) => new DomainError('payload_too_large', `the body is larger than ${limitBytes} bytes`, { details: { limitBytes } });
+
+/**
+ * A refusal while the body is still arriving: the rest of it is never read, so
+ * the connection cannot carry another request; it is closed after the answer
+ * (RFC 9112 §9.6) rather than left for the client to reuse and hang on.
+ */
+function refuseUnreadBody(reply: FastifyReply, refusal: DomainError): DomainError {
+  void reply.header('connection', 'close');
+  return refusal;
+}
+
+const hasBody = (request: FastifyRequest): boolean => request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+
+/**
+ * Bounds every request before anything parses it, once for every route:
+ * - onRequest: the target's length (414 uri_too_long) and the declared body length (413 payload_too_large);
+ * - preParsing: the body's bytes as they arrive, counted (413) and their JSON nesting measured (400
+ *   invalid_body past MAX_JSON_DEPTH) without recursion, then kept as request.rawBody;
+ * - preValidation: every string of the parsed body (keys included) and of the query string must be
+ *   text storage can hold (no NUL, no lone surrogate): 400 invalid_body / invalid_query naming the field.
+ *   The Meta webhook is left to its parser, which skips the one bad entry instead of refusing a delivery.
+ * Errors thrown here reach the exception filter like any other, in the one error shape.
+ * (Fastify binds hooks to routes when it gets ready, so adding them at module
+ * init covers the routes Nest registered just before.)
+ */
+@Injectable()
+export class RequestBounds implements OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  onModuleInit(): void {
+    installRequestBounds(this.adapterHost.httpAdapter.getInstance<FastifyInstance>());
+  }
+}
+
+function installRequestBounds(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.url.length > MAX_URL_CHARS) {
+      const refusal = new DomainError('uri_too_long', `the request target is longer than ${MAX_URL_CHARS} characters`, { details: { limitChars: MAX_URL_CHARS } });
+      throw hasBody(request) ? refuseUnreadBody(reply, refusal) : refusal;
+    }
+    const limit = bodyLimitOf(request);
+    if (Number(request.headers['content-length'] ?? 0) > limit) throw refuseUnreadBody(reply, tooLarge(limit));
+  });
+
+  fastify.addHook('preParsing', async (request: RawBodyRequest, reply, payload) => {
+    if (!hasBody(request)) return payload;
+    const limit = bodyLimitOf(request);
+    const depth = new JsonDepthMeter();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of payload as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw refuseUnreadBody(reply, tooLarge(limit));
+      if (!depth.feed(chunk, MAX_JSON_DEPTH)) {
+        throw refuseUnreadBody(reply, new DomainError('invalid_body', `the body is nested deeper than ${MAX_JSON_DEPTH} levels`, { details: { maxDepth: MAX_JSON_DEPTH } }));
+      }
+      chunks.push(chunk);
+    }
+    request.rawBody = Buffer.concat(chunks);
+    return Object.assign(Readable.from([request.rawBody]), { receivedEncodedLength: request.rawBody.length });
+  });
+
+  fastify.addHook('preValidation', async (request) => {
+    const query = findUnstorableString(request.query);
+    if (query) throw new DomainError('invalid_query', `query parameter ${query.path} ${query.reason}`, { details: { field: query.path, reason: query.reason } });
+    if (RAW_BODY_ROUTES.has(request.routeOptions.url ?? '')) return;
+    const body = findUnstorableString(request.body);
+    if (body) throw new DomainError('invalid_body', `${body.path} ${body.reason}`, { details: { field: body.path, reason: body.reason } });
+  });
+}
