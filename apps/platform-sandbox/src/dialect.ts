@@ -16,6 +16,8 @@ export interface RouteContext {
   store: SandboxStore;
   /** This platform's base url in the sandbox, e.g. http://127.0.0.1:4010/youtube (for Location headers). */
   baseUrl: string;
+  /** An injected partial_upload fault: how many bytes of this upload chunk the platform keeps (see faults.ts). */
+  keptBytes?: number;
 }
 
 export interface RouteAnswer {

@@ -6,13 +6,17 @@ import type { Platform } from '@app/contracts';
  * - rate_limit: 429 (or the platform's throttling answer) with its reset header;
  * - latency: wait before handling (then handle normally);
  * - drop: handle the request — the post IS made — then close the connection without an
- *   answer: the "outcome unknown" case.
+ *   answer: the "outcome unknown" case;
+ * - partial_upload: the platform keeps only the first `keepBytes` of an upload chunk and
+ *   says so in its answer, as a resumable upload may (YouTube's 308 Range, "Resumable
+ *   Uploads", Step 4); honoured by the dialects with resumable chunk uploads (YouTube).
  */
 export type FaultSpec =
   | { type: 'error'; status: number; code?: string; message?: string }
   | { type: 'rate_limit'; resetAfterSeconds?: number }
   | { type: 'latency'; ms: number }
-  | { type: 'drop' };
+  | { type: 'drop' }
+  | { type: 'partial_upload'; keepBytes: number };
 
 export interface FaultRequest {
   platform: Platform;

@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
-import { isSandboxFilePart, registerMultipart } from './multipart';
+import { FILE_HEAD_BYTES, isSandboxFilePart, registerMultipart } from './multipart';
 
 describe('sandbox multipart bodies', () => {
-  it('hands a handler text fields as strings and file parts as {filename, contentType, bytes}, a repeated field as an array', async () => {
+  it('hands a handler text fields as strings and file parts as {filename, contentType, head, size}, a repeated field as an array', async () => {
     const app = Fastify();
     await registerMultipart(app, 1024 * 1024);
     app.post('/upload', async (request) => {
@@ -11,7 +11,7 @@ describe('sandbox multipart bodies', () => {
       return {
         category: body.media_category,
         tags: body.tag,
-        media: isSandboxFilePart(media) ? { filename: media.filename, contentType: media.contentType, text: media.bytes.toString('latin1'), isBuffer: Buffer.isBuffer(media.bytes) } : null,
+        media: isSandboxFilePart(media) ? { filename: media.filename, contentType: media.contentType, text: media.head.toString('latin1'), size: media.size } : null,
       };
     });
     const form = new FormData();
@@ -22,7 +22,24 @@ describe('sandbox multipart bodies', () => {
     const request = new Request('http://sandbox.test/upload', { method: 'POST', body: form });
     const answer = await app.inject({ method: 'POST', url: '/upload', headers: Object.fromEntries(request.headers), payload: Buffer.from(await request.arrayBuffer()) });
     expect(answer.statusCode).toBe(200);
-    expect(answer.json()).toEqual({ category: 'tweet_image', tags: ['a', 'b'], media: { filename: 'photo.png', contentType: 'image/png', text: '\x89PNG bytes', isBuffer: true } });
+    expect(answer.json()).toEqual({ category: 'tweet_image', tags: ['a', 'b'], media: { filename: 'photo.png', contentType: 'image/png', text: '\x89PNG bytes', size: 10 } });
+    await app.close();
+  });
+
+  it('counts a large file part as it streams, holding only its head', async () => {
+    const app = Fastify();
+    await registerMultipart(app, 8 * 1024 * 1024);
+    app.post('/upload', async (request) => {
+      const media = (request.body as Record<string, unknown>).media;
+      return isSandboxFilePart(media) ? { head: media.head.length, first: media.head[0], size: media.size } : null;
+    });
+    const bytes = Buffer.alloc(3 * FILE_HEAD_BYTES + 5, 7);
+    bytes[0] = 0x89;
+    const form = new FormData();
+    form.append('media', new Blob([bytes], { type: 'video/mp4' }), 'clip.mp4');
+    const request = new Request('http://sandbox.test/upload', { method: 'POST', body: form });
+    const answer = await app.inject({ method: 'POST', url: '/upload', headers: Object.fromEntries(request.headers), payload: Buffer.from(await request.arrayBuffer()) });
+    expect(answer.json()).toEqual({ head: FILE_HEAD_BYTES, first: 0x89, size: bytes.length });
     await app.close();
   });
 

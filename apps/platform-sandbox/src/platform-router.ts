@@ -6,7 +6,7 @@ import type { SandboxStore } from './store';
  * Registers one platform's routes under its prefix, each through the same pipeline:
  * identify the account from its access token (refused as the platform refuses an unknown,
  * expired or revoked one), count the request, apply injected faults (latency, error body,
- * rate limit), run the handler, and for a `drop` fault close the connection after the
+ * rate limit, a partial upload), run the handler, and for a `drop` fault close the connection after the
  * handler has made the post, without answering.
  */
 export function registerPlatform(app: FastifyInstance, dialect: PlatformDialect, store: SandboxStore): void {
@@ -53,6 +53,7 @@ async function handle(
   if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
   if (fault?.type === 'error') return send(reply, dialect.error(fault.status, fault.code, fault.message ?? `injected error ${fault.status}`));
   if (fault?.type === 'rate_limit') return send(reply, dialect.rateLimited(fault.resetAfterSeconds ?? 1));
+  if (fault?.type === 'partial_upload') ctx.keptBytes = fault.keepBytes;
 
   let answer: RouteAnswer;
   try {

@@ -2,6 +2,7 @@ import Fastify, { FastifyInstance } from 'fastify';
 import { SIGN_IN } from './auth/platforms';
 import { registerControlRoutes } from './control-routes';
 import { DIALECTS } from './dialects';
+import { GIB, MIB } from './dialects/uploaded-media';
 import { SandboxMediaHost, startMediaHost } from './media-host';
 import { registerMultipart } from './multipart';
 import { registerPlatform } from './platform-router';
@@ -61,13 +62,24 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
   };
 }
 
-const MAX_BODY_BYTES = 50 * 1024 * 1024;
+/**
+ * A raw body (image/*, video/*, octet-stream) is held whole: up to TikTok's final chunk of 128 MB
+ * ("Media Transfer Guide"), the largest single raw request a dialect takes. The same bounds
+ * JSON and form bodies.
+ */
+const MAX_BODY_BYTES = 128 * MIB;
+/**
+ * A multipart file part is counted, not held (multipart.ts): up to Pinterest's 2 GB video,
+ * POSTed whole to its upload_url ("Pinterest product specs"), the largest single-request
+ * file part a dialect takes (Mastodon's is 99 MB).
+ */
+const MAX_FILE_PART_BYTES = 2 * GIB;
 
 async function buildApp(store: SandboxStore, control: SandboxControl, media: SandboxMediaHost): Promise<FastifyInstance> {
   // forceCloseConnections: close() must not wait for keep-alive sockets of the clients under test.
   const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: MAX_BODY_BYTES });
   // Meta's APIs take form-encoded parameters; media uploads arrive as raw bytes or multipart forms.
-  await registerMultipart(app, MAX_BODY_BYTES);
+  await registerMultipart(app, MAX_FILE_PART_BYTES);
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });

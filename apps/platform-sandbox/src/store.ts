@@ -70,14 +70,44 @@ export interface SandboxUpload {
   height: number | null;
   durationSeconds: number | null;
   altText: string | null;
-  /** 'uploading' until every byte arrived; 'processing' until `readyAt` (the platform's asynchronous processing); then 'ready'. 'failed' when processing refused it. */
+  /**
+   * 'uploading' until every byte arrived; 'processing' until `readyAt` (the platform's
+   * asynchronous processing, see SandboxStore.startProcessing); then 'ready', or 'failed' when
+   * `failure` names why processing refuses it.
+   */
   state: 'uploading' | 'processing' | 'ready' | 'failed';
   /** Epoch ms at which processing ends (Date.now() based). */
   readyAt: number;
+  /** Why the platform's processing refuses it, in the platform's words (its status answer tells it); null when processing succeeds. */
+  failure: string | null;
   /** Whether a published item carries it already (most platforms refuse to attach one twice). */
   attachedTo: string | null;
   /** Platform-specific facts (chunk indexes seen, a blob's cid, an upload url's token...). */
   extra: Record<string, string>;
+}
+
+/** The processing time of the sandbox's platforms per second of video. */
+const PROCESSING_MS_PER_VIDEO_SECOND = 15;
+/** For media whose duration is unknown (images, webm). */
+const DEFAULT_PROCESSING_MS = 150;
+
+/**
+ * When the sandbox's processing of an upload ends (epoch ms): it grows with the video, as the
+ * platforms' does ("processing times vary by content size", TikTok's Get Post Status page):
+ * 15 ms per second, so the media host's default 10 s clip takes 150 ms and a test that wants a
+ * long wait (a processing timeout) sends a long video (`seconds=600`: 9 s).
+ */
+export function processingEndsAt(durationSeconds: number | null): number {
+  return Date.now() + (durationSeconds === null ? DEFAULT_PROCESSING_MS : Math.round(durationSeconds * PROCESSING_MS_PER_VIDEO_SECOND));
+}
+
+/**
+ * Sandbox convention: an uploaded file whose name (a multipart part's filename, which clients
+ * take from the media url's last segment, or the url a platform pulls) contains `fail-processing`,
+ * e.g. https://<media host>/media/fail-processing.mp4, fails the platform's processing.
+ */
+export function namedToFailProcessing(fileName: string): boolean {
+  return fileName.includes('fail-processing');
 }
 
 export class SandboxStore {
@@ -110,16 +140,28 @@ export class SandboxStore {
     return stored;
   }
 
+  /** An upload as it stands now: processing until readyAt, then ready, or failed when its processing fails. */
   upload(platform: Platform, id: string): SandboxUpload | undefined {
     const upload = this.uploads.get(`${platform}:${id}`);
-    if (upload?.state === 'processing' && Date.now() >= upload.readyAt) upload.state = 'ready';
+    if (upload?.state === 'processing' && Date.now() >= upload.readyAt) upload.state = upload.failure === null ? 'ready' : 'failed';
     return upload;
   }
 
-  addUpload(upload: Omit<SandboxUpload, 'attachedTo' | 'extra'> & { extra?: Record<string, string> }): SandboxUpload {
-    const stored: SandboxUpload = { ...upload, attachedTo: null, extra: upload.extra ?? {} };
+  addUpload(upload: Omit<SandboxUpload, 'attachedTo' | 'extra' | 'failure'> & { extra?: Record<string, string> }): SandboxUpload {
+    const stored: SandboxUpload = { ...upload, attachedTo: null, failure: null, extra: upload.extra ?? {} };
     this.uploads.set(`${upload.platform}:${upload.id}`, stored);
     return stored;
+  }
+
+  /**
+   * Starts the platform's processing of an upload, which ends at `endsAt` (by default as long
+   * as processingEndsAt says for its duration): in 'ready', or in 'failed' when `failure` names
+   * why the platform refuses it (read back from SandboxUpload.failure by the platform's status answer).
+   */
+  startProcessing(upload: SandboxUpload, failure: string | null = null, endsAt = processingEndsAt(upload.durationSeconds)): void {
+    upload.state = 'processing';
+    upload.readyAt = endsAt;
+    upload.failure = failure;
   }
 
   find(platform: Platform, id: string): SandboxItem | undefined {

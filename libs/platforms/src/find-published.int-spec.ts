@@ -65,7 +65,7 @@ function backdate(item: SandboxItem, ms: number): void {
 
 describe.each(CASES)('findPublished on $platform', (testCase) => {
   const connector = () => env.connectors.get(testCase.platform);
-  const account = (): ConnectorAccount => mediaAccount(env, testCase.platform, testCase.attributes);
+  const account = (): ConnectorAccount => mediaAccount(env, testCase.platform, { attributes: testCase.attributes });
 
   it('finds the post an attempt made by its text, created since the attempt started', async () => {
     const who = account();

@@ -1,9 +1,8 @@
 import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteAnswer, RouteContext } from '../dialect';
 import { isSandboxFilePart } from '../multipart';
-import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
+import { namedToFailProcessing, SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { businessUseCaseLimited, graphError, graphId, graphUnauthorized, pullableMedia, requireActingFor, stringParam } from './meta-graph';
-import { startProcessing } from './media-processing';
-import { inspectUpload } from './uploaded-media';
+import { GIB, inspectUpload, MIB } from './uploaded-media';
 import { createdSince, graphTime, pageOf, pageSize } from './listing';
 
 function createComment(store: SandboxStore, { account, parent, text, author }: NewComment): SandboxItem {
@@ -35,13 +34,12 @@ function requirePageToken(ctx: RouteContext): void {
     '(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with sufficient administrative permission');
 }
 
-const MIB = 1024 * 1024;
 /** Photo reference (https://developers.facebook.com/docs/graph-api/reference/photo/): less than 10 MB. */
 const PHOTO_MAX_BYTES = 10 * MIB - 1;
 /** "Uploading Photos" (https://developers.facebook.com/docs/graph-api/photo-uploads): JPEG, BMP, PNG, GIF, TIFF (those the sandbox can recognise). */
 const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif'];
 /** "Uploading Videos" (https://developers.facebook.com/docs/graph-api/video-uploads), resumable upload: up to 1.75 GB (and 45 minutes). */
-const VIDEO_MAX_BYTES = 1.75 * 1024 * MIB;
+const VIDEO_MAX_BYTES = 1.75 * GIB;
 /** The byte range the sandbox asks for per transfer (Graph chooses it; clients send what start/end_offset name). */
 const TRANSFER_CHUNK_BYTES = 1 * MIB;
 
@@ -55,7 +53,7 @@ function receivedPhoto(ctx: RouteContext, id: string, altText: string | null): S
   const source = field(body, 'source');
   const url = stringParam((body ?? {}) as Record<string, unknown>, 'url');
   let found: { contentType: string; bytes: number; width: number | null; height: number | null } | null = null;
-  if (isSandboxFilePart(source)) found = { ...inspectUpload(source.bytes), bytes: source.bytes.length };
+  if (isSandboxFilePart(source)) found = { ...inspectUpload(source.head), bytes: source.size };
   else if (url) {
     const media = pullableMedia(url);
     if (media) found = { contentType: media.contentType, bytes: media.bytes, width: media.width, height: media.height };
@@ -149,11 +147,11 @@ function videoPhase(ctx: RouteContext): RouteAnswer {
     if (!isSandboxFilePart(chunk)) throw new PlatformRefusal(400, '100', '(#100) video_file_chunk is required');
     const offset = Number(required(field(body, 'start_offset'), 'start_offset', '100'));
     if (offset < video.receivedBytes) return { body: nextRange(video) };
-    if (offset !== video.receivedBytes || offset + chunk.bytes.length > video.declaredBytes) {
+    if (offset !== video.receivedBytes || offset + chunk.size > video.declaredBytes) {
       throw new PlatformRefusal(400, '100', `(#100) start_offset ${offset} does not match the upload (expected ${video.receivedBytes})`);
     }
     if (offset === 0) {
-      const found = inspectUpload(chunk.bytes);
+      const found = inspectUpload(chunk.head);
       if (found.contentType !== 'video/mp4' && found.contentType !== 'video/quicktime') {
         throw new PlatformRefusal(400, '352', "(#352) Sorry, the video file you selected is in a format that we don't support.");
       }
@@ -163,15 +161,15 @@ function videoPhase(ctx: RouteContext): RouteAnswer {
       const ratio = found.width && found.height ? found.width / found.height : null;
       if (ratio !== null && (ratio < 9 / 16 || ratio > 16 / 9)) throw new PlatformRefusal(400, '100', '(#100) The aspect ratio of the video must be between 9x16 and 16x9');
       Object.assign(video, found);
-      // What the shared processing plan reads (media-processing.ts): the name the file was sent under.
+      // The name the file was sent under: a file named to fail fails processing (namedToFailProcessing).
       video.extra.fileName = chunk.filename;
     }
-    video.receivedBytes += chunk.bytes.length;
+    video.receivedBytes += chunk.size;
     return { body: nextRange(video) };
   }
   if (phase !== 'finish') throw new PlatformRefusal(400, '100', `(#100) Invalid upload_phase ${phase}`);
   if (video.receivedBytes < video.declaredBytes) throw new PlatformRefusal(400, '100', `(#100) The upload is incomplete: ${video.receivedBytes} of ${video.declaredBytes} bytes`);
-  startProcessing(video, video.extra.fileName ?? '');
+  store.startProcessing(video, namedToFailProcessing(video.extra.fileName ?? '') ? 'The video could not be processed' : null);
   const item = newPost(ctx, stringParam((body ?? {}) as Record<string, unknown>, 'description') ?? '', [video], { id: video.id, kind: 'video' });
   store.pending.get(session)!.consumedBy = item.id;
   return { body: { success: true } };

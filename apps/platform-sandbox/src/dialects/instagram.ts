@@ -20,6 +20,7 @@ import {
   mediaListing,
   takeContainer,
 } from './meta-graph';
+import { MIB } from './uploaded-media';
 
 /** Instagram keeps replies one level deep: a reply to a reply joins the top-level comment. */
 function createComment(store: SandboxStore, { account, parent, text, author }: NewComment): SandboxItem {
@@ -65,7 +66,6 @@ function requireInstagramActor(ctx: RouteContext): void {
     `(#10) The user does not have permission to act for Instagram account ${ctx.params.node}`);
 }
 
-const MIB = 1024 * 1024;
 
 /**
  * An image container's media as Instagram checks it when the container is made (IG User

@@ -2,8 +2,7 @@ import { codePointLength } from '@app/platforms/content/text-length';
 import type { SandboxIdentity } from '../auth/authority';
 import { field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteContext } from '../dialect';
 import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
-import { currentUpload } from './media-processing';
-import { inspectUpload, processingEndsAt } from './uploaded-media';
+import { inspectUpload, MIB } from './uploaded-media';
 
 const DEFAULT_CODES: Record<number, string> = { 400: 'ILLEGAL_ARGUMENT', 401: 'REVOKED_ACCESS_TOKEN', 403: 'ACCESS_DENIED', 404: 'NOT_FOUND', 422: 'UNPROCESSABLE_ENTITY', 500: 'INTERNAL_SERVER_ERROR', 503: 'SERVICE_UNAVAILABLE' };
 
@@ -100,7 +99,7 @@ function commentJson(item: SandboxItem) {
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif'];
 const VIDEO_PART_BYTES = 4_194_304;
 const MIN_VIDEO_BYTES = 75 * 1024;
-const MAX_VIDEO_BYTES = 500 * 1024 * 1024;
+const MAX_VIDEO_BYTES = 500 * MIB;
 const MULTI_IMAGE = { min: 2, max: 20 };
 const MAX_ALT_TEXT = 4_086;
 
@@ -119,7 +118,7 @@ function uploadByToken(store: SandboxStore, token: string): SandboxUpload {
 
 /** An image or video by URN, as its owner's token sees it; its processing state brought up to date. */
 function mediaByUrn(ctx: RouteContext, urn: string): SandboxUpload {
-  const upload = currentUpload(ctx.store, 'linkedin', urn);
+  const upload = ctx.store.upload('linkedin', urn);
   if (!upload) throw new PlatformRefusal(404, 'NOT_FOUND', `Not Found: ${urn}`);
   if (upload.account !== ctx.account) throw new PlatformRefusal(403, 'ACCESS_DENIED', 'Accessing this video resource is forbidden. Please check your permissions for this resource');
   return upload;
@@ -155,8 +154,9 @@ function receiveImage(ctx: RouteContext) {
   const upload = uploadByToken(ctx.store, ctx.params.token);
   if (upload.account !== ctx.account) throw new PlatformRefusal(403, 'ACCESS_DENIED', 'Not enough permissions to upload to this url');
   if (!Buffer.isBuffer(ctx.body) || ctx.body.length === 0) throw new PlatformRefusal(400, 'ILLEGAL_ARGUMENT', 'The request body must be the image bytes');
-  Object.assign(upload, { ...inspectUpload(ctx.body), declaredBytes: ctx.body.length, receivedBytes: ctx.body.length, state: 'ready', readyAt: Date.now() });
-  if (!IMAGE_TYPES.includes(upload.contentType)) failProcessing(upload, `Unsupported image format ${upload.contentType}; supported: JPG, GIF, PNG`);
+  Object.assign(upload, { ...inspectUpload(ctx.body), declaredBytes: ctx.body.length, receivedBytes: ctx.body.length });
+  const unsupported = IMAGE_TYPES.includes(upload.contentType) ? null : `Unsupported image format ${upload.contentType}; supported: JPG, GIF, PNG`;
+  ctx.store.startProcessing(upload, unsupported, Date.now());
   return { status: 201 };
 }
 
@@ -200,7 +200,7 @@ function receiveVideoPart(ctx: RouteContext) {
 
 /**
  * Videos API finalizeUpload: every part arrived and is named by its ETag, in order; processing
- * starts and lasts as processingEndsAt says (longer for a longer video: `seconds=` on the media
+ * starts and lasts as processingEndsAt (store.ts) says (longer for a longer video: `seconds=` on the media
  * host). The part uploads carry no file name, so the sandbox's `fail-processing` name convention
  * cannot reach LinkedIn; instead a video whose track declares no picture size (`width=0` or
  * `height=0` on the media host) fails processing, as a file without a video picture does.
@@ -217,16 +217,9 @@ function finalizeVideoUpload(ctx: RouteContext) {
   if (etags.some((etag) => etag === undefined) || JSON.stringify(named) !== JSON.stringify(etags)) {
     throw new PlatformRefusal(400, 'ILLEGAL_ARGUMENT', 'uploadedPartIds must list the ETag of every uploaded part, in order');
   }
-  upload.state = 'processing';
-  upload.readyAt = processingEndsAt(upload.durationSeconds);
-  if (!upload.width || !upload.height || upload.contentType !== 'video/mp4') failProcessing(upload, 'The video has no readable MP4 video track');
+  const unreadable = !upload.width || !upload.height || upload.contentType !== 'video/mp4';
+  ctx.store.startProcessing(upload, unreadable ? 'The video has no readable MP4 video track' : null);
   return { status: 200 };
-}
-
-/** Processing will end in PROCESSING_FAILED (see currentUpload), with the reason GET answers. */
-function failProcessing(upload: SandboxUpload, reason: string): void {
-  upload.extra.failsProcessing = 'true';
-  upload.extra.failureReason = reason;
 }
 
 /** GET /rest/images/{urn} and /rest/videos/{urn}: the media with its status (and why processing failed). */
@@ -242,7 +235,7 @@ function mediaJson(ctx: RouteContext) {
       ...(upload.width && upload.height ? { aspectRatioWidth: upload.width, aspectRatioHeight: upload.height } : {}),
       ...(upload.durationSeconds !== null ? { duration: upload.durationSeconds * 1000 } : {}),
       ...(status === 'AVAILABLE' ? { downloadUrl: `https://media.licdn.com/dms/${upload.extra.uploadToken}` } : {}),
-      ...(status === 'PROCESSING_FAILED' ? { processingFailureReason: upload.extra.failureReason } : {}),
+      ...(status === 'PROCESSING_FAILED' ? { processingFailureReason: upload.failure } : {}),
     },
   };
 }

@@ -1,9 +1,8 @@
 import { kindOf, MEDIA_TYPES, MediaType } from '@app/media';
 import { existing, field, NewComment, PlatformDialect, PlatformRefusal, PlatformRoute, required, rootPostId } from '../dialect';
 import { isSandboxFilePart } from '../multipart';
-import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
-import { currentUpload, startProcessing } from './media-processing';
-import { inspectUpload } from './uploaded-media';
+import { namedToFailProcessing, SandboxItem, SandboxStore, SandboxUpload } from '../store';
+import { inspectUpload, MIB } from './uploaded-media';
 
 const INSTANCE = 'https://mastodon.sandbox';
 
@@ -19,12 +18,11 @@ function createComment(store: SandboxStore, { account, parent, text, author }: N
   return store.add({ platform: 'mastodon', account, owner: author, id: statusId(store), kind: 'comment', text, mediaUrls: [], parentId: parent.id, postId: rootPostId(parent), author, extra: {} });
 }
 
-const MB = 1024 * 1024;
 /**
  * An instance's defaults ("Posting to your profile > Attachments", https://docs.joinmastodon.org/user/posting/#media):
  * images and animated GIFs up to 16 MB, videos up to 99 MB; up to 4 attachments per status.
  */
-const MAX_BYTES: Record<'image' | 'gif' | 'video', number> = { image: 16 * MB, gif: 16 * MB, video: 99 * MB };
+const MAX_BYTES: Record<'image' | 'gif' | 'video', number> = { image: 16 * MIB, gif: 16 * MIB, video: 99 * MIB };
 const MAX_ATTACHMENTS = 4;
 /** MediaAttachment::MAX_DESCRIPTION_LENGTH (https://github.com/mastodon/mastodon/blob/main/app/models/media_attachment.rb). */
 const MAX_DESCRIPTION = 1_500;
@@ -68,7 +66,7 @@ function attachableMedia(store: SandboxStore, account: string, ids: unknown): Sa
   if (ids === undefined) return [];
   if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw unprocessable('Validation failed: media_ids must be a list of ids');
   if (ids.length > MAX_ATTACHMENTS) throw unprocessable(`Cannot attach more than ${MAX_ATTACHMENTS} files`);
-  const uploads = ids.map((id: string) => currentUpload(store, 'mastodon', id));
+  const uploads = ids.map((id: string) => store.upload('mastodon', id));
   if (uploads.some((upload) => !upload || upload.account !== account || upload.attachedTo !== null)) throw unprocessable('Validation failed: Media attachments could not be found');
   const found = uploads as SandboxUpload[];
   if (found.length > 1 && found.some((upload) => attachmentType(upload) === 'video')) throw unprocessable('Cannot attach a video to a post that already contains images');
@@ -79,7 +77,7 @@ function attachableMedia(store: SandboxStore, account: string, ids: unknown): Sa
 /**
  * Media uploads: `POST /api/v2/media` and `GET /api/v1/media/:id` (https://docs.joinmastodon.org/methods/media/).
  * Images are processed at once (200); GIFs (made gifv) and videos in the background (202, url null),
- * their processing steered by the file's name (see media-processing.ts).
+ * failing for a file named to fail (namedToFailProcessing in store.ts).
  */
 const MEDIA_ROUTES: PlatformRoute[] = [
   {
@@ -93,19 +91,19 @@ const MEDIA_ROUTES: PlatformRoute[] = [
       if (typeof description === 'string' && [...description].length > MAX_DESCRIPTION) {
         throw unprocessable(`Validation failed: Description is too long (maximum is ${MAX_DESCRIPTION} characters)`);
       }
-      const found = inspectUpload(file.bytes);
+      const found = inspectUpload(file.head);
       if (!(MEDIA_TYPES as readonly string[]).includes(found.contentType)) throw unprocessable('Validation failed: File content type is invalid, File is invalid');
       const kind = kindOf(found.contentType as MediaType);
-      if (file.bytes.length > MAX_BYTES[kind]) throw unprocessable(`Validation failed: File file size must be less than ${MAX_BYTES[kind] / MB} MB`);
+      if (file.size > MAX_BYTES[kind]) throw unprocessable(`Validation failed: File file size must be less than ${MAX_BYTES[kind] / MIB} MB`);
       const upload = store.addUpload({
         platform: 'mastodon', account, id: String(110_000_000_000_000_000n + BigInt(store.nextSeq())), ...found,
-        declaredBytes: file.bytes.length, receivedBytes: file.bytes.length,
+        declaredBytes: file.size, receivedBytes: file.size,
         altText: typeof description === 'string' && description !== '' ? description : null, state: 'ready', readyAt: Date.now(),
         extra: { fileName: file.filename },
       });
       // Since 4.0, images are processed synchronously (200); video and gifv asynchronously (202).
       if (kind === 'image') return { status: 200, body: attachmentJson(upload) };
-      startProcessing(upload, file.filename);
+      store.startProcessing(upload, namedToFailProcessing(file.filename) ? 'File content type is invalid, File is invalid' : null);
       return { status: 202, body: attachmentJson(upload) };
     },
   },
@@ -115,9 +113,9 @@ const MEDIA_ROUTES: PlatformRoute[] = [
     operation: 'upload_status',
     // 206 with an empty body while processing, 200 once processed, 422 when processing failed, 404 when not yours.
     handle: ({ store, account, params }) => {
-      const upload = currentUpload(store, 'mastodon', params.id);
+      const upload = store.upload('mastodon', params.id);
       if (!upload || upload.account !== account) throw new PlatformRefusal(404, undefined, 'Record not found');
-      if (upload.state === 'failed') throw unprocessable('Validation failed: File content type is invalid, File is invalid');
+      if (upload.state === 'failed') throw unprocessable(`Validation failed: ${upload.failure}`);
       if (upload.state !== 'ready') return { status: 206, body: '' };
       return { status: 200, body: attachmentJson(upload) };
     },

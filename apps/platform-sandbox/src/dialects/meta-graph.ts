@@ -3,9 +3,8 @@ import type { SandboxIdentity } from '../auth/authority';
 import type { RouteAnswer, RouteContext } from '../dialect';
 import { PlatformRefusal } from '../dialect';
 import { describeSandboxMedia, SandboxMediaDescription } from '../media-host';
-import type { PendingObject, SandboxItem, SandboxStore, SandboxUpload } from '../store';
+import { namedToFailProcessing, PendingObject, SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { createdSince, graphTime, pageOf, pageSize } from './listing';
-import { currentUpload, startProcessing } from './media-processing';
 
 const DEFAULT_GRAPH_CODES: Record<number, number> = { 400: 100, 401: 190, 403: 10, 404: 803, 500: 2, 503: 2 };
 /** Errors Graph types OAuthException: credentials (1 wrong client secret, 104, 190) and permissions (10, 200-299). */
@@ -116,15 +115,15 @@ export function pullableMedia(url: string): SandboxMediaDescription | null {
   return media && media.status === 200 ? media : null;
 }
 
-/** The file name in a media url: what the shared processing reads (`fail-processing`; see media-processing.ts). */
+/** The file name in a media url: a file named to fail fails processing (namedToFailProcessing in store.ts). */
 function fileNameOf(url: string): string {
   return new URL(url).pathname.split('/').pop() ?? '';
 }
 
 /**
  * Records the media a container pulled as an upload under the container's id. Images are
- * ready at once; a video is processed (media-processing.ts: longer for a longer video, and
- * failing when its file name says `fail-processing`). `failure` names what the platform
+ * ready at once; a video is processed (store.startProcessing: longer for a longer video, and
+ * failing when its file is named to fail). `failure` names what the platform
  * refuses in it as soon as it reads it (its documented error, read back from the
  * container's status): such a container is in ERROR at once.
  */
@@ -142,12 +141,8 @@ export function pullIntoContainer(
     platform, account, id: containerId, contentType: media.contentType, declaredBytes: media.bytes, receivedBytes: media.bytes,
     width: media.width, height: media.height, durationSeconds: media.seconds, altText, state: 'ready', readyAt: Date.now(), extra: { url },
   });
-  if (failure) {
-    upload.extra.failsProcessing = 'true';
-    upload.extra.error = failure;
-  } else if (media.contentType.startsWith('video/')) {
-    startProcessing(upload, fileNameOf(url));
-  }
+  if (failure) store.startProcessing(upload, failure, Date.now());
+  else if (media.contentType.startsWith('video/')) store.startProcessing(upload, namedToFailProcessing(fileNameOf(url)) ? 'FAILED_PROCESSING_VIDEO' : null);
   return upload;
 }
 
@@ -156,10 +151,10 @@ export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'PUBLISHED'
 
 export function containerStatus(store: SandboxStore, platform: Platform, containerId: string, container: PendingObject): { status: ContainerStatus; error: string | null } {
   if (container.consumedBy) return { status: 'PUBLISHED', error: null };
-  const upload = currentUpload(store, platform, containerId);
+  const upload = store.upload(platform, containerId);
   // Text and carousel containers carry no media of their own: a carousel is made of finished children only.
   if (!upload || upload.state === 'ready') return { status: 'FINISHED', error: null };
-  if (upload.state === 'failed') return { status: 'ERROR', error: upload.extra.error ?? 'FAILED_PROCESSING_VIDEO' };
+  if (upload.state === 'failed') return { status: 'ERROR', error: upload.failure };
   return { status: 'IN_PROGRESS', error: null };
 }
 

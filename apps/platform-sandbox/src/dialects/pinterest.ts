@@ -3,25 +3,21 @@ import { describeSandboxMedia } from '../media-host';
 import { isSandboxFilePart } from '../multipart';
 import { field, PlatformDialect, PlatformRefusal, required } from '../dialect';
 import type { RouteAnswer } from '../dialect';
-import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
+import { namedToFailProcessing, SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { pageOf, pageSize } from './listing';
-import { inspectUpload, processingEndsAt } from './uploaded-media';
+import { GIB, inspectUpload, MIB } from './uploaded-media';
 
 const DEFAULT_CODES: Record<number, number> = { 400: 1, 401: 2, 403: 3, 404: 4, 429: 8, 500: 1, 503: 1 };
 
-const MB = 1024 * 1024;
 /** "Pinterest product specs" (https://help.pinterest.com/en/business/article/pinterest-product-specs). */
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
-const IMAGE_MAX_BYTES = 20 * MB;
+const IMAGE_MAX_BYTES = 20 * MIB;
 const VIDEO_TYPES = ['video/mp4', 'video/quicktime'];
-const VIDEO_MAX_BYTES = 2 * 1024 * MB;
+const VIDEO_MAX_BYTES = 2 * GIB;
 const CAROUSEL_MIN = 2;
 const CAROUSEL_MAX = 5;
 /** Create Pin (https://developers.pinterest.com/docs/api/v5/pins-create): alt_text up to 500 characters. */
 const ALT_TEXT_MAX = 500;
-
-/** Sandbox convention: a video uploaded with "fail-processing" in its file name fails Pinterest's processing. */
-const FAIL_PROCESSING_MARK = 'fail-processing';
 
 /** A Pin's `media` (Pin object): its media_type, a carousel (multiple_images) listing its items. */
 function pinMedia(item: SandboxItem) {
@@ -78,7 +74,6 @@ function sourceMedia(store: SandboxStore, account: string, source: unknown, altT
 
 /** GET /v5/media/{media_id} status: registered (no file yet), processing, succeeded, failed. */
 function mediaStatus(upload: SandboxUpload): 'registered' | 'processing' | 'succeeded' | 'failed' {
-  if (upload.state === 'ready' && upload.extra.failed) upload.state = 'failed';
   return upload.state === 'uploading' ? 'registered' : upload.state === 'ready' ? 'succeeded' : upload.state;
 }
 
@@ -93,8 +88,8 @@ function storageError(status: number, code: string, message: string): RouteAnswe
  * `POST /v5/media` answers an upload_url and upload_parameters, the file is POSTed there as a
  * multipart form (here `/pinterest/media-upload/`, standing in for S3: 204), `GET /v5/media/{id}`
  * tells registered → processing → succeeded | failed; a pin names a video by media_id only
- * once it succeeded. Processing takes the time processingEndsAt gives; a file with
- * "fail-processing" in its name, or one that is not an MP4/MOV video, fails it. No comments API.
+ * once it succeeded. Processing takes the time processingEndsAt (store.ts) gives; a file named
+ * to fail (namedToFailProcessing), or one that is not an MP4/MOV video, fails it. No comments API.
  */
 export const pinterestDialect: PlatformDialect = {
   platform: 'pinterest',
@@ -183,12 +178,11 @@ export const pinterestDialect: PlatformDialect = {
         }
         const file = field(body, 'file');
         if (!isSandboxFilePart(file)) return storageError(400, 'InvalidArgument', 'POST requires exactly one file upload per request.');
-        if (file.bytes.length > VIDEO_MAX_BYTES) return storageError(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size');
-        Object.assign(upload, inspectUpload(file.bytes));
-        upload.declaredBytes = upload.receivedBytes = file.bytes.length;
-        if (!VIDEO_TYPES.includes(upload.contentType) || file.filename.includes(FAIL_PROCESSING_MARK)) upload.extra.failed = 'true';
-        upload.state = 'processing';
-        upload.readyAt = processingEndsAt(upload.durationSeconds);
+        if (file.size > VIDEO_MAX_BYTES) return storageError(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size');
+        Object.assign(upload, inspectUpload(file.head));
+        upload.declaredBytes = upload.receivedBytes = file.size;
+        const unprocessable = !VIDEO_TYPES.includes(upload.contentType) || namedToFailProcessing(file.filename);
+        store.startProcessing(upload, unprocessable ? 'The video could not be processed' : null);
         return { status: 204 };
       },
     },

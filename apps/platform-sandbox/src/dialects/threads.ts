@@ -19,6 +19,7 @@ import {
   stringParam,
   takeContainer,
 } from './meta-graph';
+import { GIB, MIB } from './uploaded-media';
 
 function ownerOf(node: string, account: string): string {
   return node === 'me' ? account : node;
@@ -44,7 +45,6 @@ function requireThreadsUser(ctx: RouteContext): void {
     `(#10) The user does not have permission to act for Threads user ${ctx.params.node}`);
 }
 
-const MIB = 1024 * 1024;
 
 /**
  * An IMAGE container's media as Threads checks it when the container is made (Media
@@ -70,7 +70,7 @@ function checkImage(url: string): SandboxMediaDescription {
  */
 function videoFailure(media: SandboxMediaDescription | null): string | null {
   if (!media) return 'FAILED_DOWNLOADING_VIDEO';
-  if ((media.contentType !== 'video/mp4' && media.contentType !== 'video/quicktime') || media.bytes > 1024 * MIB) return 'FAILED_PROCESSING_VIDEO';
+  if ((media.contentType !== 'video/mp4' && media.contentType !== 'video/quicktime') || media.bytes > GIB) return 'FAILED_PROCESSING_VIDEO';
   if (media.seconds !== null && media.seconds > 5 * 60) return 'INVALID_DURATION';
   const ratio = media.width && media.height ? media.width / media.height : null;
   if (ratio !== null && (ratio < 0.01 || ratio > 10)) return 'INVALID_ASPEC_RATIO';

@@ -2,24 +2,23 @@ import { describeSandboxMedia } from '../media-host';
 import { field, PlatformDialect, PlatformRefusal, required } from '../dialect';
 import type { RouteContext } from '../dialect';
 import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
-import { contentRange, inspectUpload, processingEndsAt } from './uploaded-media';
+import { contentRange, GIB, inspectUpload, MIB } from './uploaded-media';
 
 const DEFAULT_CODES: Record<number, string> = { 400: 'invalid_params', 401: 'access_token_invalid', 403: 'scope_not_authorized', 404: 'invalid_params', 429: 'rate_limit_exceeded', 500: 'internal_error', 503: 'internal_error' };
 
-const MB = 1024 * 1024;
 /** Media Transfer Guide (https://developers.tiktok.com/doc/content-posting-api-media-transfer-guide), "Chunk restrictions". */
-const CHUNK_MIN_BYTES = 5 * MB;
-const CHUNK_MAX_BYTES = 64 * MB;
-const FINAL_CHUNK_MAX_BYTES = 128 * MB;
+const CHUNK_MIN_BYTES = 5 * MIB;
+const CHUNK_MAX_BYTES = 64 * MIB;
+const FINAL_CHUNK_MAX_BYTES = 128 * MIB;
 const MAX_CHUNKS = 1000;
 /** Its "Video restrictions" and "Image restrictions". */
 const VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'];
-const VIDEO_MAX_BYTES = 4 * 1024 * MB;
+const VIDEO_MAX_BYTES = 4 * GIB;
 const VIDEO_MAX_SECONDS = 600;
 const PICTURE_MIN_PX = 360;
 const PICTURE_MAX_PX = 4096;
 const PHOTO_TYPES = ['image/jpeg', 'image/webp'];
-const PHOTO_MAX_BYTES = 20 * MB;
+const PHOTO_MAX_BYTES = 20 * MIB;
 /** Direct Post, photo_images: up to 35. */
 const PHOTOS_MAX = 35;
 
@@ -65,12 +64,13 @@ function fileUploadPlan(source: unknown): { videoSize: number; chunkSize: number
 function pulledUpload(store: SandboxStore, account: string, url: string, kind: 'photo' | 'video'): SandboxUpload {
   const media = describeSandboxMedia(url);
   const failReason = !media || media.status !== 200 ? `${kind}_pull_failed` : pullRefusal(kind, media.contentType, media.bytes, media.width, media.height, media.seconds);
-  return store.addUpload({
+  const upload = store.addUpload({
     platform: 'tiktok', account, id: `pull-${store.nextSeq()}`, contentType: media?.contentType ?? 'application/octet-stream',
     declaredBytes: media?.bytes ?? 0, receivedBytes: media?.bytes ?? 0, width: media?.width ?? null, height: media?.height ?? null,
-    durationSeconds: media?.seconds ?? null, altText: null, state: 'processing', readyAt: processingEndsAt(media?.seconds ?? null),
-    extra: { url, ...(failReason ? { failReason } : {}) },
+    durationSeconds: media?.seconds ?? null, altText: null, state: 'uploading', readyAt: Number.POSITIVE_INFINITY, extra: { url },
   });
+  store.startProcessing(upload, failReason);
+  return upload;
 }
 
 function pullRefusal(kind: 'photo' | 'video', type: string, bytes: number, width: number | null, height: number | null, seconds: number | null): string | null {
@@ -97,11 +97,10 @@ function attach(item: SandboxItem, uploads: SandboxUpload[]): void {
  */
 function postStatus(store: SandboxStore, item: SandboxItem) {
   const uploads = item.media.map((upload) => store.upload('tiktok', upload.id) ?? upload);
-  for (const upload of uploads) if (upload.state === 'ready' && upload.extra.failReason) upload.state = 'failed';
   const received = uploads.reduce((sum, upload) => sum + upload.receivedBytes, 0);
   const bytes = item.extra.source === 'FILE_UPLOAD' ? { uploaded_bytes: received } : { downloaded_bytes: received };
   const failure = uploads.find((upload) => upload.state === 'failed');
-  if (failure) return { status: 'FAILED', fail_reason: failure.extra.failReason ?? 'internal', publicaly_available_post_id: [], ...bytes };
+  if (failure) return { status: 'FAILED', fail_reason: failure.failure ?? 'internal', publicaly_available_post_id: [], ...bytes };
   if (uploads.some((upload) => upload.state !== 'ready')) {
     return { status: item.extra.source === 'FILE_UPLOAD' ? 'PROCESSING_UPLOAD' : 'PROCESSING_DOWNLOAD', publicaly_available_post_id: [], ...bytes };
   }
@@ -112,7 +111,7 @@ function postStatus(store: SandboxStore, item: SandboxItem) {
  * TikTok Content Posting API (Direct Post): video init (FILE_UPLOAD with its upload_url, or
  * PULL_FROM_URL), the chunk PUTs to the upload_url, photo init (PULL_FROM_URL), status fetch.
  * The init is the call that makes the post ('publish'); what later fails in processing shows
- * as FAILED. Processing takes the time processingEndsAt gives; a video outside 360-4096 px
+ * as FAILED. Processing takes the time processingEndsAt (store.ts) gives; a video outside 360-4096 px
  * (`width=`/`height=` of the media host) or over 10 minutes fails it, as TikTok's does. No comments API.
  */
 export const tiktokDialect: PlatformDialect = {
@@ -184,9 +183,7 @@ export const tiktokDialect: PlatformDialect = {
           upload.receivedBytes = range.last + 1;
           if (isFinal) {
             const failReason = VIDEO_TYPES.includes(upload.contentType) ? videoRefusal(upload.width, upload.height, upload.durationSeconds) : 'file_format_check_failed';
-            if (failReason) upload.extra.failReason = failReason;
-            upload.state = 'processing';
-            upload.readyAt = processingEndsAt(upload.durationSeconds);
+            store.startProcessing(upload, failReason);
           }
         }
         return { status: upload.receivedBytes === upload.declaredBytes ? 201 : 206 };

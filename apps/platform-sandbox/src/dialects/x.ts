@@ -1,9 +1,8 @@
 import { xWeightedLength } from '@app/platforms/content/text-length';
 import { existing, field, NewComment, PlatformDialect, PlatformRefusal, PlatformRoute, required, resetEpochSeconds, RouteAnswer, rootPostId } from '../dialect';
 import { isSandboxFilePart, SandboxFilePart } from '../multipart';
-import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
-import { currentUpload, startProcessing } from './media-processing';
-import { inspectUpload } from './uploaded-media';
+import { namedToFailProcessing, SandboxItem, SandboxStore, SandboxUpload } from '../store';
+import { GIB, inspectUpload, MIB } from './uploaded-media';
 import { createdSince, pageOf, pageSize } from './listing';
 
 const TITLES: Record<number, string> = { 400: 'Invalid Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' };
@@ -16,22 +15,21 @@ function createComment(store: SandboxStore, { account, parent, text, author }: N
   return store.add({ platform: 'x', account, owner: author, id: postId(store), kind: 'comment', text, mediaUrls: [], parentId: parent.id, postId: rootPostId(parent), author, extra: {} });
 }
 
-const MB = 1024 * 1024;
 
 /**
  * What each media_category takes ("Best practices", https://docs.x.com/x-api/media/quickstart/best-practices,
  * default accounts; media types from "Initialize media upload", https://docs.x.com/x-api/media/initialize-media-upload).
  */
 const CATEGORIES: Record<string, { types: readonly string[]; maxBytes: number; processed: boolean }> = {
-  tweet_image: { types: ['image/jpeg', 'image/png', 'image/webp', 'image/bmp', 'image/pjpeg', 'image/tiff'], maxBytes: 5 * MB, processed: false },
-  tweet_gif: { types: ['image/gif'], maxBytes: 15 * MB, processed: true },
-  tweet_video: { types: ['video/mp4', 'video/webm', 'video/mp2t', 'video/quicktime'], maxBytes: 8 * 1024 * MB, processed: true },
-  amplify_video: { types: ['video/mp4', 'video/webm', 'video/mp2t', 'video/quicktime'], maxBytes: 8 * 1024 * MB, processed: true },
+  tweet_image: { types: ['image/jpeg', 'image/png', 'image/webp', 'image/bmp', 'image/pjpeg', 'image/tiff'], maxBytes: 5 * MIB, processed: false },
+  tweet_gif: { types: ['image/gif'], maxBytes: 15 * MIB, processed: true },
+  tweet_video: { types: ['video/mp4', 'video/webm', 'video/mp2t', 'video/quicktime'], maxBytes: 8 * GIB, processed: true },
+  amplify_video: { types: ['video/mp4', 'video/webm', 'video/mp2t', 'video/quicktime'], maxBytes: 8 * GIB, processed: true },
 };
 /** "Upload media" (https://docs.x.com/x-api/media/upload-media) takes images (and subtitles) only: GIFs and videos go in chunks. */
 const SINGLE_REQUEST_CATEGORIES = ['tweet_image', 'dm_image', 'subtitles'];
 /** An APPEND segment "must be <= 5 MB" (POST media/upload (APPEND)); segment_index is 0 to 999 ("Append Media upload"). */
-const MAX_SEGMENT_BYTES = 5 * MB;
+const MAX_SEGMENT_BYTES = 5 * MIB;
 const MAX_SEGMENT_INDEX = 999;
 const MAX_ALT_TEXT = 1_000;
 const UPLOAD_LIFETIME_SECS = 86_400;
@@ -46,7 +44,7 @@ function mediaId(store: SandboxStore): string {
 
 /** An upload of this account, or the invalid-request problem X answers for a media id it does not know. */
 function ownUpload(store: SandboxStore, account: string, id: unknown): SandboxUpload {
-  const upload = typeof id === 'string' ? currentUpload(store, 'x', id) : undefined;
+  const upload = typeof id === 'string' ? store.upload('x', id) : undefined;
   if (!upload || upload.account !== account) throw invalid(`The media_id ${String(id)} is not a valid media id for this user`);
   return upload;
 }
@@ -65,7 +63,7 @@ function uploadAnswer(upload: SandboxUpload): RouteAnswer {
 function processingInfo(upload: SandboxUpload): Record<string, unknown> {
   if (upload.state === 'ready') return { state: 'succeeded', progress_percent: 100 };
   // The STATUS command's failed example (GET media/upload (STATUS)): an error with code, name and message.
-  if (upload.state === 'failed') return { state: 'failed', progress_percent: 100, error: { code: 1, name: 'InvalidMedia', message: 'Unsupported video format' } };
+  if (upload.state === 'failed') return { state: 'failed', progress_percent: 100, error: { code: 1, name: 'InvalidMedia', message: upload.failure } };
   const left = upload.readyAt - Date.now();
   return { state: 'in_progress', check_after_secs: Math.max(1, Math.ceil(left / 1000)), progress_percent: 50 };
 }
@@ -87,7 +85,7 @@ function attachableMedia(store: SandboxStore, account: string, media: unknown): 
   if (!Array.isArray(ids) || ids.length === 0 || ids.length > 4 || ids.some((id) => typeof id !== 'string' || !/^\d{1,19}$/.test(id))) {
     throw invalid('media.media_ids must hold 1 to 4 media ids');
   }
-  const uploads = ids.map((id: string) => currentUpload(store, 'x', id));
+  const uploads = ids.map((id: string) => store.upload('x', id));
   const usable = uploads.every((upload) => upload?.account === account && upload.state === 'ready');
   const alone = uploads.length === 1 || uploads.every((upload) => upload?.extra.category === 'tweet_image');
   if (usable && alone) return uploads as SandboxUpload[];
@@ -106,7 +104,7 @@ function attachableMedia(store: SandboxStore, account: string, media: unknown): 
 /**
  * X's media upload v2 (https://docs.x.com/x-api/media/introduction): images in one request, GIFs
  * and videos in chunks (initialize, append, finalize), processed asynchronously (STATUS), alt
- * text through media metadata. Processing follows the uploaded file's name (see media-processing.ts).
+ * text through media metadata. Processing fails for a file named to fail (namedToFailProcessing in store.ts).
  */
 const MEDIA_ROUTES: PlatformRoute[] = [
   {
@@ -120,13 +118,13 @@ const MEDIA_ROUTES: PlatformRoute[] = [
       if (!SINGLE_REQUEST_CATEGORIES.includes(category)) {
         throw invalid(`media_category must be one of ${SINGLE_REQUEST_CATEGORIES.join(', ')}; GIFs and videos use the chunked upload`);
       }
-      const found = inspectUpload(media.bytes);
+      const found = inspectUpload(media.head);
       const rule = CATEGORIES.tweet_image;
       if (!rule.types.includes(found.contentType)) throw invalid(`media type ${found.contentType} is not supported for ${category}`);
-      if (media.bytes.length > rule.maxBytes) throw invalid(`File size exceeds ${rule.maxBytes} bytes.`);
+      if (media.size > rule.maxBytes) throw invalid(`File size exceeds ${rule.maxBytes} bytes.`);
       const id = mediaId(store);
       const upload = store.addUpload({
-        platform: 'x', account, id, ...found, declaredBytes: media.bytes.length, receivedBytes: media.bytes.length,
+        platform: 'x', account, id, ...found, declaredBytes: media.size, receivedBytes: media.size,
         altText: null, state: 'ready', readyAt: Date.now(),
         extra: { mediaKey: `3_${id}`, category, fileName: media.filename },
       });
@@ -167,14 +165,14 @@ const MEDIA_ROUTES: PlatformRoute[] = [
       const media = filePart(body, 'media');
       const index = Number(field(body, 'segment_index'));
       if (!Number.isInteger(index) || index < 0 || index > MAX_SEGMENT_INDEX) throw invalid(`segment_index must be an integer from 0 to ${MAX_SEGMENT_INDEX}`);
-      if (media.bytes.length > MAX_SEGMENT_BYTES) throw invalid(`a segment must be <= ${MAX_SEGMENT_BYTES} bytes`);
+      if (media.size > MAX_SEGMENT_BYTES) throw invalid(`a segment must be <= ${MAX_SEGMENT_BYTES} bytes`);
       // A segment sent again replaces the first copy (chunks "can be retried individually").
       const segments: Record<string, number> = JSON.parse(upload.extra.segments);
-      segments[index] = media.bytes.length;
+      segments[index] = media.size;
       upload.extra.segments = JSON.stringify(segments);
       upload.receivedBytes = Object.values(segments).reduce((sum, size) => sum + size, 0);
       if (index === 0) {
-        const found = inspectUpload(media.bytes);
+        const found = inspectUpload(media.head);
         Object.assign(upload, { width: found.width, height: found.height, durationSeconds: found.durationSeconds });
         upload.extra.sniffedType = found.contentType;
         upload.extra.fileName = media.filename;
@@ -193,7 +191,8 @@ const MEDIA_ROUTES: PlatformRoute[] = [
       // The legacy error X gives when the segments and total_bytes disagree.
       if (upload.receivedBytes !== upload.declaredBytes) throw invalid('Segments do not add up to provided total file size.');
       // Bytes that are not the declared media_type fail processing, as X fails an unsupported file.
-      if (upload.extra.processed === 'true') startProcessing(upload, upload.extra.fileName ?? '', upload.extra.sniffedType !== upload.contentType);
+      const unsupported = upload.extra.sniffedType !== upload.contentType || namedToFailProcessing(upload.extra.fileName ?? '');
+      if (upload.extra.processed === 'true') store.startProcessing(upload, unsupported ? 'Unsupported video format' : null);
       else upload.state = 'ready';
       return uploadAnswer(upload);
     },

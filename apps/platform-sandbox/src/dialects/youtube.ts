@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId } from '../dialect';
 import type { RouteAnswer } from '../dialect';
 import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
-import { contentRange, inspectUpload, processingEndsAt } from './uploaded-media';
+import { contentRange, GIB, inspectUpload } from './uploaded-media';
 import { pageOf, pageSize } from './listing';
 
 const DEFAULT_REASONS: Record<number, string> = { 400: 'badRequest', 401: 'authError', 403: 'forbidden', 404: 'notFound', 500: 'backendError', 503: 'backendError' };
@@ -67,7 +67,7 @@ function unauthorized(reason: 'missing' | 'unknown' | 'expired' | 'revoked') {
 
 /** videos.insert: "Accepted Media MIME types: video/*, application/octet-stream", "Maximum file size: 256GB". */
 const ACCEPTED_TYPE = /^(video\/[\w.+-]+|application\/octet-stream)$/;
-const MAX_VIDEO_BYTES = 256 * 1024 ** 3;
+const MAX_VIDEO_BYTES = 256 * GIB;
 /** Chunks other than the last are multiples of 256 KiB ("Uploading a file in chunks"). */
 const CHUNK_UNIT = 256 * 1024;
 
@@ -75,15 +75,19 @@ function headerValue(header: string | string[] | undefined): string | undefined 
   return Array.isArray(header) ? header[0] : header;
 }
 
-/** Takes the bytes [first, last] of an upload: contiguous with what it holds (a chunk sent again is taken once). */
-function receiveChunk(upload: SandboxUpload, first: number, last: number, bytes: Buffer): void {
+/**
+ * Takes the bytes [first, last] of an upload: contiguous with what it holds (a chunk sent again
+ * is taken once). `kept`: Google kept only that many of them (a partial_upload fault); its 308
+ * then names less than was sent, and the client resumes from there ("Resumable Uploads", Step 4).
+ */
+function receiveChunk(upload: SandboxUpload, first: number, last: number, bytes: Buffer, kept = bytes.length): void {
   if (bytes.length !== last - first + 1) throw new PlatformRefusal(400, 'badRequest', 'the body is not the byte range Content-Range names');
   if (first > upload.receivedBytes) throw new PlatformRefusal(400, 'badRequest', `the upload holds ${upload.receivedBytes} bytes; a chunk cannot start at ${first}`);
   if (last + 1 < upload.declaredBytes && bytes.length % CHUNK_UNIT !== 0) {
     throw new PlatformRefusal(400, 'badRequest', `Invalid request. The number of bytes uploaded is required to be a multiple of ${CHUNK_UNIT}, except for the final request. The received request contained ${bytes.length} bytes.`);
   }
   if (first === 0) Object.assign(upload, inspectUpload(bytes));
-  upload.receivedBytes = Math.max(upload.receivedBytes, last + 1);
+  upload.receivedBytes = Math.max(upload.receivedBytes, first + Math.min(kept, bytes.length));
 }
 
 /** 308 Resume Incomplete, with `Range: bytes=0-{last held}` once any byte is held. */
@@ -92,10 +96,9 @@ function resumeIncomplete(upload: SandboxUpload): RouteAnswer {
   return { status: 308, headers };
 }
 
-/** The video the completed upload makes; YouTube processes it afterwards (processingEndsAt). */
+/** The video the completed upload makes; YouTube processes it afterwards. */
 function createVideo(store: SandboxStore, account: string, params: Record<string, unknown>, upload: SandboxUpload): SandboxItem {
-  upload.state = 'processing';
-  upload.readyAt = processingEndsAt(upload.durationSeconds);
+  store.startProcessing(upload);
   const item = store.add({
     platform: 'youtube', account, owner: account, id: youtubeId(11), kind: 'post', text: String(params.description), mediaUrls: [], media: [upload],
     parentId: null, postId: null, author: account, extra: { title: String(params.title), bytes: String(upload.receivedBytes) },
@@ -154,7 +157,7 @@ export const youtubeDialect: PlatformDialect = {
         const last = range?.last ?? (Buffer.isBuffer(body) ? body.length - 1 : -1);
         return last + 1 === (range?.total ?? upload.declaredBytes) || upload.receivedBytes === upload.declaredBytes ? 'publish' : 'upload';
       },
-      handle: ({ store, account, query, headers, body }) => {
+      handle: ({ store, account, query, headers, body, keptBytes }) => {
         const session = store.pending.get(query.upload_id ?? '');
         const upload = store.upload('youtube', query.upload_id ?? '');
         if (!session || !upload || session.account !== account) throw new PlatformRefusal(404, 'notFound', 'upload session not found');
@@ -163,7 +166,7 @@ export const youtubeDialect: PlatformDialect = {
         if (!range || (upload.declaredBytes >= 0 && range.total !== upload.declaredBytes)) throw new PlatformRefusal(400, 'badRequest', 'Content-Range does not match the upload');
         if (range.total === 0) throw new PlatformRefusal(400, 'mediaBodyRequired', 'The request does not include the video content.');
         upload.declaredBytes = range.total;
-        if (range.first !== null && range.last !== null) receiveChunk(upload, range.first, range.last, bytes);
+        if (range.first !== null && range.last !== null) receiveChunk(upload, range.first, range.last, bytes, keptBytes);
         if (upload.receivedBytes < upload.declaredBytes) return resumeIncomplete(upload);
         const item = session.consumedBy ? existing(store, 'youtube', session.consumedBy) : createVideo(store, account, session.params, upload);
         session.consumedBy = item.id;

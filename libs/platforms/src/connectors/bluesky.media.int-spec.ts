@@ -1,9 +1,5 @@
-import { mediaRefs } from '@app/media';
-import { RunningPlatformSandbox, startPlatformSandbox } from '../../../../apps/platform-sandbox/src/sandbox';
-import { provisionConnectorAccount } from '../../../../apps/platform-sandbox/src/sandbox-accounts';
-import type { ConnectorAccount, PublishRequest } from '../connector';
-import { sandboxEndpoints } from '../endpoints';
-import { ConnectorRegistry } from '../registry';
+import type { ConnectorAccount } from '../connector';
+import { expectPrivateMediaRefused, expectRefusedBeforeAnyCall, mediaAccount, mediaPost, mediaSandbox, mediaUrl, platformCall, postsOf, requestsOf } from './media.test-support';
 
 /**
  * Bluesky's native media against the sandbox PDS, as documented:
@@ -13,65 +9,37 @@ import { ConnectorRegistry } from '../registry';
  *   up to 1,000 graphemes), lexicons/app/bsky/embed/images.json and video.json in bluesky-social/atproto;
  * - video through uploadBlob, the "simple method" of https://docs.bsky.app/docs/tutorials/video.
  */
-let sandbox: RunningPlatformSandbox;
-let connectors: ConnectorRegistry;
-let sequence = 0;
-
-beforeAll(async () => {
-  sandbox = await startPlatformSandbox();
-  connectors = new ConnectorRegistry({
-    endpoints: sandboxEndpoints(sandbox.url),
-    retry: { baseDelayMs: 1, maxDelayMs: 20, requestTimeoutMs: 10_000 },
-    media: { allowedHosts: [new URL(sandbox.mediaUrl).host] },
-  });
-});
-
-afterAll(() => sandbox.close());
-
-function account(): ConnectorAccount {
-  const { accountId, platform, identity, credentials } = provisionConnectorAccount(sandbox, { platform: 'bluesky', handle: '@brand', key: `sky-media-${++sequence}` });
-  return { accountId, platform, identity, credentials };
-}
-
-/** A file on the sandbox's media host (see apps/platform-sandbox/src/media-host.ts). */
-function mediaUrl(file: string, params: Record<string, number> = {}): string {
-  const query = new URLSearchParams(Object.entries(params).map(([key, value]): [string, string] => [key, String(value)]));
-  return `${sandbox.mediaUrl}/media/${file}${query.size ? `?${query}` : ''}`;
-}
-
-function post(content: string, urls: string[], altTexts: Array<string | null> = []): PublishRequest {
-  return { content, media: mediaRefs(urls, altTexts), idempotencyKey: `post-${++sequence}` };
-}
+const env = mediaSandbox();
+const bluesky = () => env.connectors.get('bluesky');
 
 function onlyPost(owner: ConnectorAccount) {
-  const posts = sandbox.control.published({ platform: 'bluesky', account: owner.accountId, kind: 'post' });
+  const posts = postsOf(env, owner);
   expect(posts).toHaveLength(1);
   return { ...posts[0], record: JSON.parse(posts[0].extra.record) as { text: string; embed: Record<string, unknown> } };
 }
 
-const uploads = (owner: ConnectorAccount) => sandbox.control.requestCount({ platform: 'bluesky', account: owner.accountId, operation: 'upload' });
 
 describe('Bluesky native media', () => {
   it('uploads an image as a blob and embeds it with its alt text and aspect ratio; the text carries no url', async () => {
-    const owner = account();
-    const url = mediaUrl('kite.jpg', { width: 1200, height: 800, bytes: 50_000 });
-    const outcome = await connectors.get('bluesky').publish(owner, post('A kite over the bay', [url], ['A red kite against a blue sky']));
+    const owner = mediaAccount(env, 'bluesky');
+    const url = mediaUrl(env, 'kite.jpg', { width: 1200, height: 800, bytes: 50_000 });
+    const outcome = await bluesky().publish(owner, mediaPost('A kite over the bay', [url], ['A red kite against a blue sky']));
     expect(outcome).toMatchObject({ status: 'published' });
     const item = onlyPost(owner);
     expect(item.text).toBe('A kite over the bay');
-    expect(item.record.text).not.toContain(sandbox.mediaUrl);
+    expect(item.record.text).not.toContain(env.sandbox.mediaUrl);
     expect(item.media).toMatchObject([{ contentType: 'image/jpeg', receivedBytes: 50_000, altText: 'A red kite against a blue sky', attachedTo: item.id }]);
     expect(item.record.embed).toEqual({
       $type: 'app.bsky.embed.images',
       images: [{ image: { $type: 'blob', ref: { $link: item.media[0].id }, mimeType: 'image/jpeg', size: 50_000 }, alt: 'A red kite against a blue sky', aspectRatio: { width: 1200, height: 800 } }],
     });
-    expect(uploads(owner)).toBe(1);
+    expect(requestsOf(env, owner, 'upload')).toBe(1);
   });
 
   it('embeds four images, the most an images embed takes, in order (an image without alt text gets an empty alt)', async () => {
-    const owner = account();
-    const urls = ['a.jpg', 'b.png', 'c.webp', 'd.jpg'].map((file) => mediaUrl(file));
-    const outcome = await connectors.get('bluesky').publish(owner, post('', urls, ['first', null, 'third', 'fourth']));
+    const owner = mediaAccount(env, 'bluesky');
+    const urls = ['a.jpg', 'b.png', 'c.webp', 'd.jpg'].map((file) => mediaUrl(env, file));
+    const outcome = await bluesky().publish(owner, mediaPost('', urls, ['first', null, 'third', 'fourth']));
     expect(outcome.status).toBe('published');
     const item = onlyPost(owner);
     expect(item.media.map((upload) => [upload.contentType, upload.altText])).toEqual([
@@ -81,13 +49,13 @@ describe('Bluesky native media', () => {
       ['image/jpeg', 'fourth'],
     ]);
     expect((item.record.embed.images as Array<{ alt: string }>).map((image) => image.alt)).toEqual(['first', '', 'third', 'fourth']);
-    expect(uploads(owner)).toBe(4);
+    expect(requestsOf(env, owner, 'upload')).toBe(4);
   });
 
   it('publishes an mp4 through uploadBlob and app.bsky.embed.video, with its alt text and aspect ratio', async () => {
-    const owner = account();
-    const url = mediaUrl('launch.mp4', { seconds: 45, width: 1920, height: 1080, bytes: 300_000 });
-    const outcome = await connectors.get('bluesky').publish(owner, post('Launch video', [url], ['The rocket lifting off']));
+    const owner = mediaAccount(env, 'bluesky');
+    const url = mediaUrl(env, 'launch.mp4', { seconds: 45, width: 1920, height: 1080, bytes: 300_000 });
+    const outcome = await bluesky().publish(owner, mediaPost('Launch video', [url], ['The rocket lifting off']));
     expect(outcome.status).toBe('published');
     const item = onlyPost(owner);
     expect(item.media).toMatchObject([{ contentType: 'video/mp4', receivedBytes: 300_000, altText: 'The rocket lifting off' }]);
@@ -95,43 +63,23 @@ describe('Bluesky native media', () => {
   });
 
   it.each([
-    ['five images (an images embed takes 4)', () => post('x', ['1', '2', '3', '4', '5'].map((n) => mediaUrl(`${n}.jpg`))), 'media_not_supported'],
-    ['an image over 2,000,000 bytes (the image blob maxSize)', () => post('x', [mediaUrl('big.jpg', { bytes: 2_000_001 })]), 'media_too_large'],
-    ['a GIF (an images embed shows only its first frame)', () => post('x', [mediaUrl('loop.gif')]), 'media_type_not_allowed'],
-    ['a WebM video (the video blob accepts video/mp4)', () => post('x', [mediaUrl('clip.webm')]), 'media_type_not_allowed'],
-    ['a video over 3 minutes', () => post('x', [mediaUrl('long.mp4', { seconds: 181 })]), 'media_not_supported'],
-    ['a video with an image (one embed per post)', () => post('x', [mediaUrl('clip.mp4'), mediaUrl('a.jpg')]), 'media_not_supported'],
-    ['an alt text over 2,000 characters', () => post('x', [mediaUrl('a.jpg')], ['a'.repeat(2_001)]), 'alt_text_too_long'],
-    ['a video alt text over 1,000 graphemes (the video embed alt maxGraphemes)', () => post('x', [mediaUrl('clip.mp4')], ['é'.repeat(1_001)]), 'alt_text_too_long'],
-    ['a url that is not media', () => post('x', [mediaUrl('notes.txt')]), 'media_type_not_allowed'],
-  ])('refuses %s before any Bluesky call', async (_, request, code) => {
-    const owner = account();
-    const outcome = await connectors.get('bluesky').publish(owner, request());
-    expect(outcome).toMatchObject({ status: 'failed', error: { code, retryable: false } });
-    expect(sandbox.control.requestCount({ platform: 'bluesky', account: owner.accountId })).toBe(0);
-  });
+    ['five images (an images embed takes 4)', () => mediaPost('x', ['1', '2', '3', '4', '5'].map((n) => mediaUrl(env, `${n}.jpg`))), 'media_not_supported'],
+    ['an image over 2,000,000 bytes (the image blob maxSize)', () => mediaPost('x', [mediaUrl(env, 'big.jpg', { bytes: 2_000_001 })]), 'media_too_large'],
+    ['a GIF (an images embed shows only its first frame)', () => mediaPost('x', [mediaUrl(env, 'loop.gif')]), 'media_type_not_allowed'],
+    ['a WebM video (the video blob accepts video/mp4)', () => mediaPost('x', [mediaUrl(env, 'clip.webm')]), 'media_type_not_allowed'],
+    ['a video over 3 minutes', () => mediaPost('x', [mediaUrl(env, 'long.mp4', { seconds: 181 })]), 'media_not_supported'],
+    ['a video with an image (one embed per post)', () => mediaPost('x', [mediaUrl(env, 'clip.mp4'), mediaUrl(env, 'a.jpg')]), 'media_not_supported'],
+    ['an alt text over 2,000 characters', () => mediaPost('x', [mediaUrl(env, 'a.jpg')], ['a'.repeat(2_001)]), 'alt_text_too_long'],
+    ['a video alt text over 1,000 graphemes (the video embed alt maxGraphemes)', () => mediaPost('x', [mediaUrl(env, 'clip.mp4')], ['é'.repeat(1_001)]), 'alt_text_too_long'],
+    ['a url that is not media', () => mediaPost('x', [mediaUrl(env, 'notes.txt')]), 'media_type_not_allowed'],
+  ])('refuses %s before any Bluesky call', (_, request, code) => expectRefusedBeforeAnyCall(env, mediaAccount(env, 'bluesky'), request(), code));
 
-  it('refuses a media url on a private address not in the allow-list without connecting to it', async () => {
-    const guarded = new ConnectorRegistry({ endpoints: sandboxEndpoints(sandbox.url), retry: { baseDelayMs: 1, maxDelayMs: 4 } });
-    const owner = account();
-    const before = sandbox.media.connections();
-    const outcome = await guarded.get('bluesky').publish(owner, post('x', [mediaUrl('private.jpg')]));
-    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'media_address_refused' } });
-    expect(sandbox.media.connections()).toBe(before);
-    expect(sandbox.media.requests('private.jpg')).toBe(0);
-    expect(sandbox.control.requestCount({ platform: 'bluesky', account: owner.accountId })).toBe(0);
-  });
+  it('refuses a media url on a private address not in the allow-list without connecting to it', () => expectPrivateMediaRefused(env, mediaAccount(env, 'bluesky')));
 });
 
 describe('the sandbox PDS refuses what the lexicons and the PDS refuse', () => {
-  async function xrpc(owner: ConnectorAccount, method: string, body: unknown, contentType = 'application/json') {
-    const response = await fetch(`${sandbox.url}/bluesky/xrpc/${method}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${owner.credentials.accessToken}`, 'content-type': contentType },
-      body: contentType === 'application/json' ? JSON.stringify(body) : (body as Uint8Array),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  }
+  const xrpc = (owner: ConnectorAccount, method: string, body: unknown, contentType = 'application/json') =>
+    platformCall(env, owner, 'POST', `/xrpc/${method}`, contentType === 'application/json' ? { json: body } : { raw: body as Uint8Array, contentType });
 
   const jpeg = (size: number) => Uint8Array.from({ length: size }, (_, index) => [0xff, 0xd8, 0xff, 0xe0][index] ?? 0);
   const record = (owner: ConnectorAccount, embed: unknown) => ({
@@ -141,7 +89,7 @@ describe('the sandbox PDS refuses what the lexicons and the PDS refuse', () => {
   });
 
   it('answers uploadBlob with a blob ref, and refuses an embed of 5 images, an oversized image blob, a blob of the wrong type, another repo’s blob', async () => {
-    const owner = account();
+    const owner = mediaAccount(env, 'bluesky');
     const small = await xrpc(owner, 'com.atproto.repo.uploadBlob', jpeg(1_000), 'image/jpeg');
     expect(small).toEqual({ status: 200, body: { blob: { $type: 'blob', ref: { $link: expect.stringMatching(/^bafkrei/) }, mimeType: 'image/jpeg', size: 1_000 } } });
     const blob = small.body.blob;
@@ -155,12 +103,12 @@ describe('the sandbox PDS refuses what the lexicons and the PDS refuse', () => {
     const asVideo = await xrpc(owner, 'com.atproto.repo.createRecord', record(owner, { $type: 'app.bsky.embed.video', video: blob }));
     expect(asVideo).toMatchObject({ status: 400, body: { error: 'InvalidMimeType', message: 'Wrong type of file. It is image/jpeg but it must match video/mp4.' } });
 
-    const stranger = account();
+    const stranger = mediaAccount(env, 'bluesky');
     const notTheirs = await xrpc(stranger, 'com.atproto.repo.createRecord', record(stranger, { $type: 'app.bsky.embed.images', images: [{ image: blob, alt: '' }] }));
     expect(notTheirs).toMatchObject({ status: 400, body: { error: 'BlobNotFound' } });
     // Blobs are content-addressed: once the other repo uploads the same bytes, the cid is its own too.
     expect((await xrpc(stranger, 'com.atproto.repo.uploadBlob', jpeg(1_000), 'image/jpeg')).body).toEqual(small.body);
     expect((await xrpc(stranger, 'com.atproto.repo.createRecord', record(stranger, { $type: 'app.bsky.embed.images', images: [{ image: blob, alt: '' }] }))).status).toBe(200);
-    expect(sandbox.control.published({ platform: 'bluesky', kind: 'post', account: owner.accountId })).toHaveLength(0);
+    expect(postsOf(env, owner)).toHaveLength(0);
   });
 });

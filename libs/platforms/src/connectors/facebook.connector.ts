@@ -1,7 +1,7 @@
 import type { MediaFetcher, MediaFile, MediaRef } from '@app/media';
 import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
-import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { GIB, MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength } from '../content/text-length';
 import { PlatformCallFailed, PlatformHttp } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
@@ -13,7 +13,6 @@ import { GRAPH_API_VERSION, graphHttp } from './meta-graph';
 /** A Facebook post's message takes up to 63,206 characters. */
 export const FACEBOOK_TEXT: TextRule = { field: 'message', max: 63_206, measure: codePointLength, unit: 'characters' };
 
-const MIB = 1024 * 1024;
 /** Photo reference (https://developers.facebook.com/docs/graph-api/reference/photo/): photos must be less than 10 MB. */
 const PHOTO_MAX_BYTES = 10 * MIB - 1;
 
@@ -34,7 +33,7 @@ export const FACEBOOK_MEDIA: PlatformMediaRules = {
   maxItems: 10,
   image: { types: ['image/jpeg', 'image/png'], maxBytes: PHOTO_MAX_BYTES },
   gif: { types: ['image/gif'], maxBytes: PHOTO_MAX_BYTES },
-  video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 1.75 * 1024 * MIB, maxSeconds: 45 * 60, minAspectRatio: 9 / 16, maxAspectRatio: 16 / 9 },
+  video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 1.75 * GIB, maxSeconds: 45 * 60, minAspectRatio: 9 / 16, maxAspectRatio: 16 / 9 },
   maxAltText: 1_000,
 };
 

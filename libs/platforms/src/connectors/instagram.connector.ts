@@ -2,7 +2,7 @@ import type { MediaFetcher, MediaFile, MediaRef } from '@app/media';
 import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { bareHandle } from '../connector';
 import { checkText, firstRefusal, requireMedia, requireText, TextRule } from '../content/content-rules';
-import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength, hashtagCount, mentionCount } from '../content/text-length';
 import type { PlatformHttp } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
@@ -17,7 +17,6 @@ export const INSTAGRAM_CAPTION: TextRule = { field: 'caption', max: 2_200, measu
 export const INSTAGRAM_HASHTAGS: TextRule = { field: 'caption', max: 30, measure: hashtagCount, unit: 'hashtags' };
 export const INSTAGRAM_MENTIONS: TextRule = { field: 'caption', max: 20, measure: mentionCount, unit: '@ tags' };
 
-const MIB = 1024 * 1024;
 
 /**
  * Instagram's media rules, from IG User Media (see above) and the Content Publishing guide

@@ -1,12 +1,12 @@
 import type { MediaFile, MediaRef } from '@app/media';
 import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
-import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength } from '../content/text-length';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
-import { backoffDelayMs } from '../http/retry-policy';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, at, bearer, ConnectorContext, snakeCase, stringAt } from './connector-context';
+import { ProcessingState, waitUntilProcessed } from './media-upload';
 import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lookup';
 
 /**
@@ -39,9 +39,9 @@ export const LINKEDIN_COMMENTARY: TextRule = { field: 'commentary', max: 3_000, 
  */
 export const LINKEDIN_MEDIA: PlatformMediaRules = {
   maxItems: 20,
-  image: { types: ['image/jpeg', 'image/png'], maxBytes: 5 * 1024 * 1024 },
-  gif: { types: ['image/gif'], maxBytes: 5 * 1024 * 1024 },
-  video: { types: ['video/mp4'], maxBytes: 500 * 1024 * 1024, minSeconds: 3, maxSeconds: 30 * 60 },
+  image: { types: ['image/jpeg', 'image/png'], maxBytes: 5 * MIB },
+  gif: { types: ['image/gif'], maxBytes: 5 * MIB },
+  video: { types: ['video/mp4'], maxBytes: 500 * MIB, minSeconds: 3, maxSeconds: 30 * 60 },
   animatedAlone: true,
   maxAltText: 4_086,
 };
@@ -184,26 +184,19 @@ export class LinkedInConnector implements PlatformConnector {
   }
 
   /**
-   * Polls GET /rest/videos/{urn} (videos-api, "Get a Video": status WAITING_UPLOAD, PROCESSING,
-   * AVAILABLE or PROCESSING_FAILED) with the retry policy's backoff until AVAILABLE: a post may
-   * only name an available video. Bounded by LINKEDIN_VIDEO_PROCESSING_LIMIT_MS.
+   * Reads GET /rest/videos/{urn} (videos-api, "Get a Video": status WAITING_UPLOAD, PROCESSING,
+   * AVAILABLE or PROCESSING_FAILED with its processingFailureReason) with the shared bounded
+   * wait until AVAILABLE: a post may only name an available video. Bounded by LINKEDIN_VIDEO_PROCESSING_LIMIT_MS.
    */
   private async waitUntilAvailable(account: ConnectorAccount, video: string): Promise<void> {
-    const { retry } = this.ctx;
-    const deadline = retry.now() + LINKEDIN_VIDEO_PROCESSING_LIMIT_MS;
-    for (let poll = 1; ; poll++) {
+    const read = async (): Promise<ProcessingState> => {
       const response = await this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/rest/videos/${encodeURIComponent(video)}`, headers: this.headers(account) });
       const status = stringAt(response.body, 'status');
-      if (status === 'AVAILABLE') return;
-      if (status === 'PROCESSING_FAILED') {
-        const reason = stringAt(response.body, 'processingFailureReason') ?? 'no reason given';
-        throw new PlatformCallFailed({ code: 'media_processing_failed', message: `LinkedIn could not process the video ${video}: ${reason}`, retryable: false });
-      }
-      if (retry.now() >= deadline) {
-        throw new PlatformCallFailed({ code: 'media_processing_timeout', message: `LinkedIn was still processing the video ${video} (${status ?? 'no status'}) after ${LINKEDIN_VIDEO_PROCESSING_LIMIT_MS / 60_000} minutes`, retryable: true });
-      }
-      await retry.sleep(backoffDelayMs(retry, poll));
-    }
+      if (status === 'AVAILABLE') return { state: 'ready' };
+      if (status === 'PROCESSING_FAILED') return { state: 'failed', message: stringAt(response.body, 'processingFailureReason') ?? 'no reason given' };
+      return { state: 'processing' };
+    };
+    await waitUntilProcessed(this.ctx.retry, `the LinkedIn video ${video}`, { state: 'processing' }, read, LINKEDIN_VIDEO_PROCESSING_LIMIT_MS);
   }
 
   async comment(account: ConnectorAccount, target: CommentTarget, text: string): Promise<PublishOutcome> {

@@ -1,7 +1,7 @@
 import type { MediaFile, MediaRef } from '@app/media';
 import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
-import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { mastodonLength } from '../content/text-length';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
@@ -12,7 +12,6 @@ import { ProcessingState, uploadAll, uploadFileName, waitUntilProcessed } from '
 /** Mastodon's default limit is 500 characters, each URL counting 23 (instances may raise it). */
 export const MASTODON_TEXT: TextRule = { field: 'status', max: 500, measure: mastodonLength, unit: 'characters' };
 
-const MB = 1024 * 1024;
 
 /**
  * Mastodon's media rules ("Posting to your profile > Attachments", https://docs.joinmastodon.org/user/posting/#media):
@@ -23,9 +22,9 @@ const MB = 1024 * 1024;
  */
 export const MASTODON_MEDIA: PlatformMediaRules = {
   maxItems: 4,
-  image: { types: ['image/jpeg', 'image/png', 'image/webp'], maxBytes: 16 * MB },
-  gif: { types: ['image/gif'], maxBytes: 16 * MB },
-  video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], maxBytes: 99 * MB },
+  image: { types: ['image/jpeg', 'image/png', 'image/webp'], maxBytes: 16 * MIB },
+  gif: { types: ['image/gif'], maxBytes: 16 * MIB },
+  video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], maxBytes: 99 * MIB },
   maxAltText: 1_500,
 };
 

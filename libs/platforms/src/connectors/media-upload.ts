@@ -1,33 +1,44 @@
 import type { MediaFile } from '@app/media';
 import { PlatformCallFailed } from '../http/platform-http';
 import type { RetryPolicy } from '../http/retry-policy';
-import { pollUntilDone } from './processing-wait';
+import { CheckAgain, pollUntilDone } from './processing-wait';
 
-/** What a platform says of an upload it may still be processing (a video being transcoded). */
-export type ProcessingState = { state: 'ready' } | { state: 'processing' } | { state: 'failed'; message: string };
+/**
+ * What a platform says of an upload it may still be processing (a video being transcoded);
+ * `checkAfterMs` where it says when to look again (X's check_after_secs).
+ */
+export type ProcessingState = { state: 'ready' } | { state: 'processing'; checkAfterMs?: number } | { state: 'failed'; message: string };
 
 /** A few minutes: longer than a short clip's transcoding, short enough not to hold a publication worker for ever. */
 export const MAX_PROCESSING_WAIT_MS = 5 * 60_000;
 
 /**
  * Waits, before the publish call, until the platform has processed an upload that `started`
- * processing, reading its state with `check` (pollUntilDone: growing pauses on the retry
- * policy's clock, bounded). Throws media_processing_failed when the platform gave up on the
- * media, media_processing_timeout (retryable: a later attempt uploads again) when it was
- * still processing at the deadline.
+ * processing, reading its state with `check` (pollUntilDone: pauses on the retry policy's
+ * clock, as long as the platform asks or growing, bounded by `maxWaitMs`). Throws
+ * media_processing_failed when the platform gave up on the media, media_processing_timeout
+ * (retryable: a later attempt uploads again) when it was still processing at the deadline.
  */
-export async function waitUntilProcessed(policy: RetryPolicy, what: string, started: ProcessingState, check: () => Promise<ProcessingState>): Promise<void> {
-  const done = (state: ProcessingState): true | undefined => {
+export async function waitUntilProcessed(
+  policy: RetryPolicy,
+  what: string,
+  started: ProcessingState,
+  check: () => Promise<ProcessingState>,
+  maxWaitMs = MAX_PROCESSING_WAIT_MS,
+): Promise<void> {
+  const outcome = (state: ProcessingState): true | CheckAgain | undefined => {
     if (state.state === 'failed') {
       throw new PlatformCallFailed({ code: 'media_processing_failed', message: `the platform could not process ${what}: ${state.message}`, retryable: false });
     }
-    return state.state === 'ready' ? true : undefined;
+    if (state.state === 'ready') return true;
+    return state.checkAfterMs === undefined ? undefined : new CheckAgain(state.checkAfterMs);
   };
-  if (done(started)) return;
-  if (await pollUntilDone(policy, MAX_PROCESSING_WAIT_MS, async () => done(await check()))) return;
+  const first = outcome(started);
+  if (first === true) return;
+  if (await pollUntilDone(policy, maxWaitMs, async () => outcome(await check()), first)) return;
   throw new PlatformCallFailed({
     code: 'media_processing_timeout',
-    message: `${what} was still being processed after ${MAX_PROCESSING_WAIT_MS / 1000} s; try again later`,
+    message: `${what} was still being processed after ${maxWaitMs / 1000} s; try again later`,
     retryable: true,
   });
 }

@@ -2,7 +2,7 @@ import type { MediaFile, MediaRef } from '@app/media';
 import type { ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireMedia, TextRule } from '../content/content-rules';
 import { titleFrom } from '../content/title';
-import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { GIB, MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength } from '../content/text-length';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
@@ -15,7 +15,6 @@ import { commentsNotSupported } from './unsupported';
 export const PINTEREST_DESCRIPTION: TextRule = { field: 'description', max: 800, measure: codePointLength, unit: 'characters' };
 export const PINTEREST_TITLE_MAX = 100;
 
-const MB = 1024 * 1024;
 /**
  * "Pinterest product specs" (https://help.pinterest.com/en/business/article/pinterest-product-specs):
  * image Pins JPEG, PNG, WebP or GIF up to 20 MB; carousels 2 to 5 images; video Pins MP4, MOV or
@@ -25,9 +24,9 @@ const MB = 1024 * 1024;
  */
 export const PINTEREST_MEDIA: PlatformMediaRules = {
   maxItems: 5,
-  image: { types: ['image/jpeg', 'image/png', 'image/webp'], maxBytes: 20 * MB },
-  gif: { types: ['image/gif'], maxBytes: 20 * MB },
-  video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 2 * 1024 * MB, minSeconds: 4, maxSeconds: 15 * 60, minAspectRatio: 1 / 2, maxAspectRatio: 1.91 },
+  image: { types: ['image/jpeg', 'image/png', 'image/webp'], maxBytes: 20 * MIB },
+  gif: { types: ['image/gif'], maxBytes: 20 * MIB },
+  video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 2 * GIB, minSeconds: 4, maxSeconds: 15 * 60, minAspectRatio: 1 / 2, maxAspectRatio: 1.91 },
   animatedAlone: true,
   maxAltText: 500,
 };

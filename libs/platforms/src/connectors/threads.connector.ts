@@ -2,7 +2,7 @@ import type { MediaFetcher, MediaFile, MediaRef } from '@app/media';
 import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { bareHandle } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
-import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { GIB, MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { threadsLength } from '../content/text-length';
 import type { PlatformHttp } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
@@ -15,7 +15,6 @@ import { ContainerEdge, ContainerItem, findInMediaListing, createContainer, grap
  */
 export const THREADS_TEXT: TextRule = { field: 'text', max: 500, measure: threadsLength, unit: 'characters (emoji counted as UTF-8 bytes)' };
 
-const MIB = 1024 * 1024;
 
 /**
  * Threads' media rules: a carousel of up to 20 images and videos ("Carousel Posts",
@@ -31,7 +30,7 @@ const MIB = 1024 * 1024;
 export const THREADS_MEDIA: PlatformMediaRules = {
   maxItems: 20,
   image: { types: ['image/jpeg', 'image/png'], maxBytes: 8 * MIB, minAspectRatio: 1 / 10, maxAspectRatio: 10 },
-  video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 1024 * MIB, maxSeconds: 5 * 60, minAspectRatio: 0.01, maxAspectRatio: 10 },
+  video: { types: ['video/mp4', 'video/quicktime'], maxBytes: GIB, maxSeconds: 5 * 60, minAspectRatio: 0.01, maxAspectRatio: 10 },
   maxAltText: 1_000,
 };
 

@@ -3,7 +3,7 @@ import type { ConnectorAccount, PlatformComment, PlatformConnector, PlatformErro
 import { bareHandle } from '../connector';
 import { checkText, firstRefusal, requireMedia, TextRule } from '../content/content-rules';
 import { titleFrom } from '../content/title';
-import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { GIB, MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { utf16Length } from '../content/text-length';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
@@ -29,13 +29,13 @@ export const TIKTOK_PHOTO_TITLE_MAX = 90;
  */
 export const TIKTOK_MEDIA: PlatformMediaRules = {
   maxItems: 35,
-  image: { types: ['image/jpeg', 'image/webp'], maxBytes: 20 * 1024 * 1024 },
-  video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], maxBytes: 4 * 1024 ** 3, maxSeconds: 600 },
+  image: { types: ['image/jpeg', 'image/webp'], maxBytes: 20 * MIB },
+  video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], maxBytes: 4 * GIB, maxSeconds: 600 },
   animatedAlone: true,
 };
 
 /** The chunk size of a FILE_UPLOAD: within the guide's 5-64 MB per chunk, small enough to cross within one request timeout. */
-export const TIKTOK_CHUNK_BYTES = 8 * 1024 * 1024;
+export const TIKTOK_CHUNK_BYTES = 8 * MIB;
 
 /** Videos per page when looking one up: the most the video list gives (max_count, at most 20). */
 const TIKTOK_VIDEO_LIST_PAGE = 20;

@@ -1,4 +1,5 @@
-import { anonymousRequests, mediaAccount, mediaPost, mediaSandbox, mediaUrl, postsOf, requestsOf } from './media.test-support';
+import { MIB } from '../content/media-rules';
+import { anonymousRequests, expectPrivateMediaRefused, expectRefusedBeforeAnyCall, mediaAccount, mediaPost, mediaSandbox, mediaUrl, postsOf, requestsOf } from './media.test-support';
 import { TIKTOK_CHUNK_BYTES } from './tiktok.connector';
 
 /**
@@ -11,11 +12,10 @@ import { TIKTOK_CHUNK_BYTES } from './tiktok.connector';
 
 const env = mediaSandbox();
 const tiktok = () => env.connectors.get('tiktok');
-const MB = 1024 * 1024;
 
 it('uploads a video in chunks from the spooled file, waits for processing, and answers the public video', async () => {
   const account = mediaAccount(env, 'tiktok');
-  const size = 2 * TIKTOK_CHUNK_BYTES + MB + 7;
+  const size = 2 * TIKTOK_CHUNK_BYTES + MIB + 7;
   const clip = mediaUrl(env, 'launch.mp4', { bytes: size, width: 1080, height: 1920, seconds: 10 });
   const uploadsBefore = anonymousRequests(env, 'tiktok', 'upload');
 
@@ -25,7 +25,7 @@ it('uploads a video in chunks from the spooled file, waits for processing, and a
   expect(outcome).toEqual({ status: 'published', platformPostId: post.id, url: `https://www.tiktok.com/@brand/video/${post.id}` });
   expect(post.text).toBe('Launch day #new');
   expect(post.mediaUrls).toEqual([]);
-  // floor(size / chunk) = 2 chunks, the last taking the trailing MB and 7 bytes.
+  // floor(size / chunk) = 2 chunks, the last taking the trailing MIB and 7 bytes.
   expect(anonymousRequests(env, 'tiktok', 'upload') - uploadsBefore).toBe(2);
   expect(post.media).toEqual([
     expect.objectContaining({ contentType: 'video/mp4', declaredBytes: size, receivedBytes: size, width: 1080, height: 1920, durationSeconds: 10, altText: null }),
@@ -75,27 +75,14 @@ describe.each([
   ['two videos', () => [mediaUrl(env, 'one.mp4'), mediaUrl(env, 'two.mp4')], 'media_not_supported'],
   ['a PNG photo', () => [mediaUrl(env, 'shot.png')], 'media_type_not_allowed'],
   ['a GIF', () => [mediaUrl(env, 'loop.gif')], 'media_type_not_allowed'],
-  ['a photo over 20 MB', () => [mediaUrl(env, 'huge.jpg', { bytes: 20 * MB + 1 })], 'media_too_large'],
+  ['a photo over 20 MB', () => [mediaUrl(env, 'huge.jpg', { bytes: 20 * MIB + 1 })], 'media_too_large'],
   ['a video over 10 minutes', () => [mediaUrl(env, 'long.mp4', { seconds: 601 })], 'media_not_supported'],
   ['a text file', () => [mediaUrl(env, 'notes.txt')], 'media_type_not_allowed'],
 ])('refuses %s before any TikTok request', (_label, urls, code) => {
-  it(`fails with ${code}`, async () => {
-    const account = mediaAccount(env, 'tiktok');
-    const outcome = await tiktok().publish(account, mediaPost('refused', urls()));
-    expect(outcome).toMatchObject({ status: 'failed', error: { code, retryable: false } });
-    expect(requestsOf(env, account)).toBe(0);
-  });
+  it(`fails with ${code}`, () => expectRefusedBeforeAnyCall(env, mediaAccount(env, 'tiktok'), mediaPost('refused', urls()), code));
 });
 
-it('refuses a media url on a private address outside the allow-list without connecting to it', async () => {
-  const account = mediaAccount(env, 'tiktok');
-  const connections = env.sandbox.media.connections();
-  const privateUrl = `https://localhost:${new URL(env.sandbox.mediaUrl).port}/media/clip.mp4`;
-  const outcome = await tiktok().publish(account, mediaPost('sneaky', [privateUrl]));
-  expect(outcome).toMatchObject({ status: 'failed', error: { code: 'media_address_refused' } });
-  expect(env.sandbox.media.connections()).toBe(connections);
-  expect(requestsOf(env, account)).toBe(0);
-});
+it('refuses a media url on a private address outside the allow-list without connecting to it', () => expectPrivateMediaRefused(env, mediaAccount(env, 'tiktok'), 'clip.mp4'));
 
 it("fails the post with media_processing_failed when TikTok's processing refuses the video (picture under 360 px)", async () => {
   const account = mediaAccount(env, 'tiktok');

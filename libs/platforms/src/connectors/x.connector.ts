@@ -2,7 +2,7 @@ import type { MediaFile, MediaRef } from '@app/media';
 import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { bareHandle } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
-import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { GIB, MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { xWeightedLength } from '../content/text-length';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
@@ -16,7 +16,6 @@ import { ProcessingState, uploadAll, uploadFileName, waitUntilProcessed } from '
  */
 export const X_TEXT: TextRule = { field: 'text', max: 280, measure: xWeightedLength, unit: 'weighted characters' };
 
-const MB = 1024 * 1024;
 
 /**
  * X's media rules for a Post ("Best practices", https://docs.x.com/x-api/media/quickstart/best-practices,
@@ -28,15 +27,15 @@ const MB = 1024 * 1024;
  */
 export const X_MEDIA: PlatformMediaRules = {
   maxItems: 4,
-  image: { types: ['image/jpeg', 'image/png', 'image/webp'], maxBytes: 5 * MB },
-  gif: { types: ['image/gif'], maxBytes: 15 * MB },
-  video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 8 * 1024 * MB, minSeconds: 0.5, maxSeconds: 20 * 60, minAspectRatio: 1 / 3, maxAspectRatio: 3 },
+  image: { types: ['image/jpeg', 'image/png', 'image/webp'], maxBytes: 5 * MIB },
+  gif: { types: ['image/gif'], maxBytes: 15 * MIB },
+  video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 8 * GIB, minSeconds: 0.5, maxSeconds: 20 * 60, minAspectRatio: 1 / 3, maxAspectRatio: 3 },
   animatedAlone: true,
   maxAltText: 1_000,
 };
 
 /** One APPEND segment: under the 5 MB a segment may carry ("POST media/upload (APPEND)"), one in memory at a time. */
-const APPEND_CHUNK_BYTES = 4 * MB;
+const APPEND_CHUNK_BYTES = 4 * MIB;
 
 /**
  * X API v2. Posts and replies: `POST /2/tweets` (`reply.in_reply_to_tweet_id` for a reply),
@@ -132,7 +131,10 @@ export class XConnector implements PlatformConnector {
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  /** Uploads one item and gives its media id once X has processed it, with its alt text set. */
+  /**
+   * Uploads one item and gives its media id once X has processed it, with its alt text set.
+   * The first STATUS read comes after the check_after_secs the upload's answer named, not at once.
+   */
   private async uploadMedia(account: ConnectorAccount, file: MediaFile, ref: MediaRef): Promise<string> {
     const { id, processing } = file.kind === 'image' ? await this.uploadImage(account, file) : await this.uploadInChunks(account, file);
     await waitUntilProcessed(this.http.policy, `media item ${file.url}`, processing, () => this.processingStatus(account, id));
@@ -201,15 +203,18 @@ function mediaIdOf(response: PlatformResponse): string {
 
 /**
  * An upload's processing_info: absent once the media is ready; else its state, pending →
- * in_progress → succeeded | failed, with an error message when it failed
- * (https://docs.x.com/x-api/media/quickstart/media-upload-chunked, step 4).
+ * in_progress → succeeded | failed, with an error message when it failed, and while pending
+ * or in progress `check_after_secs`, the wait before the next STATUS read
+ * (https://docs.x.com/x-api/media/quickstart/media-upload-chunked, step 4; "Finalize Media upload":
+ * "check after 5 seconds for update using STATUS command").
  */
 function processingOf(response: PlatformResponse): ProcessingState {
   const info = at(response.body, 'data', 'processing_info');
   const state = stringAt(info, 'state');
   if (info === undefined || state === 'succeeded') return { state: 'ready' };
   if (state === 'failed') return { state: 'failed', message: stringAt(info, 'error', 'message') ?? 'X refused the media' };
-  return { state: 'processing' };
+  const checkAfterSecs = at(info, 'check_after_secs');
+  return typeof checkAfterSecs === 'number' && checkAfterSecs > 0 ? { state: 'processing', checkAfterMs: checkAfterSecs * 1000 } : { state: 'processing' };
 }
 
 function postUrl(account: ConnectorAccount, id: string): string {

@@ -2,7 +2,7 @@ import type { MediaFile } from '@app/media';
 import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireMedia, requireText, TextRule } from '../content/content-rules';
 import { titleFrom } from '../content/title';
-import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { GIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength, utf8ByteLength } from '../content/text-length';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
@@ -22,7 +22,7 @@ export const YOUTUBE_COMMENT: TextRule = { field: 'comment', max: 10_000, measur
  */
 export const YOUTUBE_MEDIA: PlatformMediaRules = {
   maxItems: 1,
-  video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], maxBytes: 256 * 1024 ** 3, maxSeconds: 12 * 3600 },
+  video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], maxBytes: 256 * GIB, maxSeconds: 12 * 3600 },
 };
 
 /** Resumable upload chunks must be multiples of 256 KiB but the last ("Uploading a file in chunks"); 8 MiB each. */
@@ -30,10 +30,9 @@ export const YOUTUBE_CHUNK_BYTES = 32 * 256 * 1024;
 
 /**
  * Google's answer to every chunk but the last, 308 Resume Incomplete with the bytes it holds
- * in `Range`: not a refusal. PlatformHttp treats any non-2xx as an error, so the chunk's
- * error mapper names it with this code and the caller reads it back.
+ * in `Range`: an answer, not a refusal ("Resumable Uploads", Step 4 and "Uploading a file in chunks").
  */
-const RESUME_INCOMPLETE = 'resume_incomplete';
+const RESUME_INCOMPLETE = 308;
 
 /**
  * YouTube Data API v3. The video is fetched through the media pipeline (spooled to disk,
@@ -96,29 +95,23 @@ export class YouTubeConnector implements PlatformConnector {
     }
   }
 
-  /** One chunk PUT: the video when it completed the upload, else how many bytes Google holds (its 308 Range). */
+  /**
+   * One chunk PUT: the video when it completed the upload, else how many bytes Google holds,
+   * from its 308's `Range: bytes=0-{last byte held}` (no Range: none yet). Google may hold less
+   * than was sent ("Resumable Uploads", Step 4.3 "Resume the upload"): the caller goes on from there.
+   */
   private async putChunk(account: ConnectorAccount, uploadUrl: string, file: Blob, video: MediaFile, start: number, end: number): Promise<{ video: unknown } | { received: number }> {
-    let range: string | null = null;
-    const chunkHttp = new PlatformHttp((response) => {
-      if (response.status !== 308) return mapYouTubeError(response);
-      range = response.headers.get('range');
-      return { code: RESUME_INCOMPLETE, message: 'Resume Incomplete', retryable: false };
-    }, this.ctx.retry);
-    try {
-      const response = await chunkHttp.send({
-        method: 'PUT',
-        url: uploadUrl,
-        headers: { ...bearer(account), 'content-range': `bytes ${start}-${end - 1}/${video.size}` },
-        raw: { body: file.slice(start, end, video.contentType), contentType: video.contentType },
-        irreversible: end === video.size,
-      });
-      return { video: response.body };
-    } catch (error) {
-      if (!(error instanceof PlatformCallFailed) || error.error.code !== RESUME_INCOMPLETE) throw error;
-      // "Range: bytes=0-524287": the last byte held; no Range header: none yet.
-      const last = /^bytes=0-(\d+)$/.exec(range ?? '');
-      return { received: last ? Number(last[1]) + 1 : 0 };
-    }
+    const response = await this.http.send({
+      method: 'PUT',
+      url: uploadUrl,
+      headers: { ...bearer(account), 'content-range': `bytes ${start}-${end - 1}/${video.size}` },
+      raw: { body: file.slice(start, end, video.contentType), contentType: video.contentType },
+      irreversible: end === video.size,
+      answers: [RESUME_INCOMPLETE],
+    });
+    if (response.status !== RESUME_INCOMPLETE) return { video: response.body };
+    const last = /^bytes=0-(\d+)$/.exec(response.headers.get('range') ?? '');
+    return { received: last ? Number(last[1]) + 1 : 0 };
   }
 
   async comment(account: ConnectorAccount, target: CommentTarget, text: string): Promise<PublishOutcome> {

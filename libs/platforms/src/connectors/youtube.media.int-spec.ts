@@ -1,4 +1,4 @@
-import { mediaAccount, mediaPost, mediaSandbox, mediaUrl, postsOf, requestsOf } from './media.test-support';
+import { expectPrivateMediaRefused, expectRefusedBeforeAnyCall, mediaAccount, mediaPost, mediaSandbox, mediaUrl, postsOf, requestsOf } from './media.test-support';
 import { YOUTUBE_CHUNK_BYTES } from './youtube.connector';
 
 /**
@@ -44,25 +44,30 @@ it('retries a chunk Google answered 503 and goes on: one video', async () => {
   expect(postsOf(env, account)).toHaveLength(1);
 });
 
+it('resumes from the Range Google holds when a 308 names less than the chunk sent ("Resumable Uploads", Step 4.3 "Resume the upload")', async () => {
+  const account = mediaAccount(env, 'youtube');
+  const size = 2 * YOUTUBE_CHUNK_BYTES + 300_001;
+  // Google keeps three 256 KiB units of the first 8 MiB chunk: its 308 answers Range: bytes=0-786431.
+  const kept = 3 * 256 * 1024;
+  env.sandbox.control.addFault({ platform: 'youtube', account: account.accountId, operation: 'upload', times: 1, fault: { type: 'partial_upload', keepBytes: kept } });
+  const outcome = await youtube().publish(account, mediaPost('Resumed', [mediaUrl(env, 'resumed.mp4', { bytes: size })]));
+
+  expect(outcome.status).toBe('published');
+  expect(env.sandbox.control.faults()).toEqual([]);
+  // The sandbox takes a chunk only where its upload ends (no gap): every byte arrived, from the chunk resent at `kept`.
+  expect(postsOf(env, account)[0].media[0]).toMatchObject({ declaredBytes: size, receivedBytes: size });
+  // Chunks from 0 (partly kept), from 786,432, then the last from 786,432 + 8 MiB: two 308s, then the video.
+  expect(requestsOf(env, account, 'upload')).toBe(2);
+  expect(requestsOf(env, account, 'publish')).toBe(1);
+});
+
 describe.each([
   ['an image', () => [mediaUrl(env, 'poster.jpg')], 'media_type_not_allowed'],
   ['two videos', () => [mediaUrl(env, 'one.mp4'), mediaUrl(env, 'two.mp4')], 'media_not_supported'],
   ['a video over 12 hours', () => [mediaUrl(env, 'marathon.mp4', { seconds: 12 * 3600 + 1 })], 'media_not_supported'],
   ['a text file', () => [mediaUrl(env, 'script.txt')], 'media_type_not_allowed'],
 ])('refuses %s before any YouTube request', (_label, urls, code) => {
-  it(`fails with ${code}`, async () => {
-    const account = mediaAccount(env, 'youtube');
-    const outcome = await youtube().publish(account, mediaPost('refused', urls()));
-    expect(outcome).toMatchObject({ status: 'failed', error: { code, retryable: false } });
-    expect(requestsOf(env, account)).toBe(0);
-  });
+  it(`fails with ${code}`, () => expectRefusedBeforeAnyCall(env, mediaAccount(env, 'youtube'), mediaPost('refused', urls()), code));
 });
 
-it('refuses a media url on a private address outside the allow-list without connecting to it', async () => {
-  const account = mediaAccount(env, 'youtube');
-  const connections = env.sandbox.media.connections();
-  const outcome = await youtube().publish(account, mediaPost('sneaky', [`https://localhost:${new URL(env.sandbox.mediaUrl).port}/media/clip.mp4`]));
-  expect(outcome).toMatchObject({ status: 'failed', error: { code: 'media_address_refused' } });
-  expect(env.sandbox.media.connections()).toBe(connections);
-  expect(requestsOf(env, account)).toBe(0);
-});
+it('refuses a media url on a private address outside the allow-list without connecting to it', () => expectPrivateMediaRefused(env, mediaAccount(env, 'youtube'), 'clip.mp4'));

@@ -3,6 +3,10 @@ import type { PlatformError } from '../connector';
 import { PlatformCallFailed } from '../http/platform-http';
 import { unsupportedMedia } from './content-rules';
 
+/** A mebibyte and a gibibyte: the units media limits are written in (platforms' "MB" and "GB" are these unless a limit says otherwise). */
+export const MIB = 1024 * 1024;
+export const GIB = 1024 * MIB;
+
 /** What one platform documents for one kind of media. */
 export interface MediaKindRule {
   types: readonly MediaType[];

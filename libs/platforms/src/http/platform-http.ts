@@ -35,6 +35,11 @@ export interface PlatformRequest {
   idempotent?: boolean;
   /** 'bytes' keeps a 2xx body as raw bytes (media downloads); default parses JSON or text. */
   expect?: 'json' | 'bytes';
+  /**
+   * Non-2xx statuses that are this call's answers, not errors: resolved like a 2xx, never
+   * retried or mapped (YouTube's 308 Resume Incomplete to an upload chunk).
+   */
+  answers?: readonly number[];
 }
 
 export interface PlatformResponse {
@@ -99,7 +104,7 @@ export class PlatformHttp {
     private readonly rateLimitWait?: RateLimitWait,
   ) {}
 
-  /** Sends with the retry rules above; resolves with a 2xx answer or throws PlatformCallFailed / PlatformOutcomeUnknown. */
+  /** Sends with the retry rules above; resolves with a 2xx answer (or one the request names in `answers`) or throws PlatformCallFailed / PlatformOutcomeUnknown. */
   async send(request: PlatformRequest): Promise<PlatformResponse> {
     let lastError: PlatformError = { code: 'platform_unavailable', message: 'no attempt made', retryable: true };
     for (let attempt = 1; attempt <= this.policy.maxAttempts; attempt++) {
@@ -118,7 +123,7 @@ export class PlatformHttp {
         await this.policy.sleep(backoffDelayMs(this.policy, attempt));
         continue;
       }
-      if (response.status >= 200 && response.status < 300) return response;
+      if (isSuccess(response.status) || request.answers?.includes(response.status)) return response;
       lastError = this.mapError(response);
       if (!lastError.retryable || isLast) break;
       const delay = this.retryDelayMs(response, lastError, attempt);
@@ -156,10 +161,13 @@ export class PlatformHttp {
       body,
       signal: AbortSignal.timeout(this.policy.requestTimeoutMs),
     });
-    const ok = response.status >= 200 && response.status < 300;
-    const parsed = ok && request.expect === 'bytes' ? new Uint8Array(await response.arrayBuffer()) : parseBody(await response.text());
+    const parsed = isSuccess(response.status) && request.expect === 'bytes' ? new Uint8Array(await response.arrayBuffer()) : parseBody(await response.text());
     return { status: response.status, headers: response.headers, body: parsed };
   }
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
 }
 
 function parseBody(text: string): unknown {
