@@ -10,7 +10,7 @@ import { WorkspaceStore } from '@app/workspaces';
 
 /** PostgreSQL server the benches create their database on, and the NATS they use. */
 const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 async function adminQuery(sql: string): Promise<void> {
   const client = new Client({ connectionString: SERVER });
@@ -54,12 +54,13 @@ export async function createBenchDatabase(poolSize: number): Promise<BenchDataba
 /**
  * The service under benchmark: one process per app, as in production, so the
  * load generator shares no event loop with it. The gateway must come last.
+ * `namespace` is its NATS namespace (NATS_NAMESPACE): what names its JetStream stream.
  */
 export async function startService(db: BenchDatabase, apps: string[], env: Record<string, string> = {}) {
   const namespace = `bench${randomBytes(3).toString('hex')}`;
   const processes: Array<{ url: string; stop: () => void }> = [];
   for (const app of apps) processes.push(await startApp(app, db, namespace, env));
-  return { url: processes[processes.length - 1].url, stop: () => processes.forEach((p) => p.stop()) };
+  return { url: processes[processes.length - 1].url, namespace, stop: () => processes.forEach((p) => p.stop()) };
 }
 
 async function startApp(app: string, db: BenchDatabase, namespace: string, env: Record<string, string>) {
