@@ -1,9 +1,5 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Platform } from '@app/contracts';
+import { PrivateNats } from '../support/private-infra';
 import { TestStack, tokenOf } from '../support/test-stack';
 
 /**
@@ -11,60 +7,20 @@ import { TestStack, tokenOf } from '../support/test-stack';
  * test), killed while a publication is in flight and started again on the same
  * port and storage: nothing is published twice and the post still ends.
  */
-const natsServer = (() => {
-  try {
-    return execFileSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' }).trim() || null;
-  } catch {
-    return null;
-  }
-})();
-if (!natsServer) console.warn('NATS restart test skipped: no nats-server on the PATH');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function untilListening(port: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = new Socket().once('connect', () => resolve(true)).once('error', () => resolve(false));
-      socket.connect(port, '127.0.0.1');
-    }).finally(() => undefined);
-    if (up) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`nats-server did not start on ${port}`);
-}
-
-(natsServer ? describe : describe.skip)('publishing across a NATS restart', () => {
+describe('publishing across a NATS restart', () => {
   let stack: TestStack;
-  let server: ChildProcess;
-  let port: number;
-  let storeDir: string;
-
-  const startNats = async () => {
-    server = spawn(natsServer!, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
-    await untilListening(port);
-  };
+  let nats: PrivateNats;
 
   beforeAll(async () => {
-    port = await freePort();
-    storeDir = mkdtempSync(join(tmpdir(), 'nats-restart-'));
-    await startNats();
+    nats = await PrivateNats.start();
     stack = await TestStack.start({
       sandbox: true,
-      overrides: { natsUrl: `nats://127.0.0.1:${port}`, publisherAckWaitMs: 2_000, publisherMaxDeliver: 5, publishWaitMs: 200, commandTimeoutMs: 3_000 },
+      overrides: { natsUrl: nats.url, publisherAckWaitMs: 2_000, publisherMaxDeliver: 5, publishWaitMs: 200, commandTimeoutMs: 3_000 },
     });
   });
   afterAll(async () => {
     await stack.stop();
-    server.kill('SIGKILL');
-    rmSync(storeDir, { recursive: true, force: true });
+    await nats.destroy();
   });
 
   it('a publication in flight when NATS dies is published once per account and ends published', async () => {
@@ -83,9 +39,9 @@ async function untilListening(port: number): Promise<void> {
 
     // The three platform calls are in flight (held by the sandbox): NATS goes away, then comes back.
     await new Promise((r) => setTimeout(r, 700));
-    server.kill('SIGKILL');
+    await nats.kill();
     await new Promise((r) => setTimeout(r, 1_500));
-    await startNats();
+    await nats.start();
 
     let post: { status: string; results: Array<{ success: boolean }> } = { status: 'publishing', results: [] };
     for (let i = 0; i < 150 && post.status === 'publishing'; i++) {

@@ -5,8 +5,8 @@ import { postResponse, PostViewsReader, ProjectionWaiter } from '@app/read-model
 
 /**
  * Turns a posts command's reply into the HTTP answer: waits until the read
- * model shows the write (read-your-writes), and while a publication runs, up
- * to publishWaitMs for every account's outcome.
+ * model shows the write (read-your-writes), and while a publication runs, for
+ * every account's outcome — both within publishWaitMs of the reply.
  */
 @Injectable()
 export class PostAnswers {
@@ -26,10 +26,13 @@ export class PostAnswers {
   }
 
   async answer(workspaceId: string, reply: PostCommandReply): Promise<{ publishing: boolean; body: CreatePostResponse }> {
+    // One deadline for both waits: the answer comes within publishWaitMs of the command's reply, not their sum.
+    const deadline = Date.now() + this.config.publishWaitMs;
     const caughtUp = await this.settle(reply);
     let post = await this.posts.get(workspaceId, reply.postId);
     if (post?.status === 'publishing') {
-      await this.projection.waitUntil(async () => (post = await this.posts.get(workspaceId, reply.postId))?.status !== 'publishing', this.config.publishWaitMs);
+      const left = Math.max(0, deadline - Date.now());
+      await this.projection.waitUntil(async () => (post = await this.posts.get(workspaceId, reply.postId))?.status !== 'publishing', left);
     }
     // Caught up and absent: deleted (an Idempotency-Key replay of a post deleted since).
     if (!post && caughtUp) throw new DomainError('not_found', 'no such post in this workspace');
