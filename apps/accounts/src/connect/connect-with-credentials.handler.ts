@@ -27,10 +27,10 @@ export class ConnectWithCredentialsHandler {
     try {
       if (signIn.logIn) {
         if (!command.handle || !command.appPassword) throw new DomainError('invalid_body', `${command.platform} connects with handle and appPassword`);
-        signedIn = await signIn.logIn({ identifier: command.handle, password: command.appPassword, instanceUrl: checkedInstanceUrl(command.pds, configured) });
+        signedIn = await signIn.logIn({ identifier: command.handle, password: command.appPassword, instanceUrl: await checkedInstanceUrl(command.pds, configured) });
       } else {
         if (!command.accessToken) throw new DomainError('invalid_body', `${command.platform} connects with accessToken (and refreshToken, expiresAt when you have them)`);
-        const instanceUrl = signIn.registerApp ? (checkedInstanceUrl(command.instanceUrl, configured) ?? configured) : null;
+        const instanceUrl = signIn.registerApp ? ((await checkedInstanceUrl(command.instanceUrl, configured)) ?? configured) : null;
         signedIn = await signIn.identify(
           { accessToken: command.accessToken, refreshToken: command.refreshToken ?? null, expiresAt: command.expiresAt ?? null, refreshTokenExpiresAt: null, scopes: [] },
           instanceUrl,

@@ -29,7 +29,7 @@ export class StartConnectHandler {
       throw new DomainError('sign_in_not_supported', `${command.platform} accounts connect with POST /api/v1/accounts (handle and app password)`);
     }
     const instanceUrl = signIn.registerApp
-      ? (checkedInstanceUrl(command.instanceUrl, this.config.platformEndpoints[command.platform]) ?? this.config.platformEndpoints[command.platform])
+      ? ((await checkedInstanceUrl(command.instanceUrl, this.config.platformEndpoints[command.platform])) ?? this.config.platformEndpoints[command.platform])
       : null;
     const app = await this.apps.appFor(command.platform, instanceUrl, true).catch((error: unknown) => {
       throw connectFailure(error, command.platform);
