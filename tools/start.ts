@@ -28,7 +28,7 @@ const DEMO_ACCOUNTS: Array<{ platform: Platform; handle: string }> = [
 async function ensureDemoWorkspace(store: WorkspaceStore, accounts: AccountStore, sandbox: RunningPlatformSandbox | null, state: LocalState): Promise<NonNullable<LocalState['demo']>> {
   if (!state.demo || !(await store.authenticate(state.demo.key))) {
     const workspace = await store.createWorkspace('Demo workspace');
-    const key = await store.createKey(workspace.id, ['read', 'write', 'publish', 'engage', 'accounts']);
+    const key = await store.createKey(workspace.id, ['read', 'write', 'publish', 'engage', 'accounts', 'webhooks']);
     state.demo = { workspaceId: workspace.id, keyId: key.id, key: key.key };
     writeLocalState(state);
   }

@@ -115,7 +115,7 @@ export function buildAdminProgram({ stdout, stderr, openStore }: AdminDependenci
     .requiredOption('--workspace <id>', 'workspace id', parseId)
     .requiredOption(
       '--scopes <list>',
-      `comma-separated: ${SCOPES.join(',')} (accounts, to connect and disconnect social accounts, is only granted when asked for)`,
+      `comma-separated: ${SCOPES.join(',')} (accounts, to connect and disconnect social accounts, and webhooks, to manage webhook endpoints, are only granted when asked for)`,
       parseScopes,
     )
     .description('creates a key and prints it once; only its digest is stored')

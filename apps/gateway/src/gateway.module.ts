@@ -8,6 +8,7 @@ import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
 import { CommentViewsReader, POST_VIEWS_PROJECTION, PostViewsReader, ProjectionWaiter } from '@app/read-models';
 import { AccountsModule } from '@app/accounts';
+import { WebhookStoresModule } from '@app/webhooks';
 import { WorkspacesModule } from '@app/workspaces';
 import { AccountsController } from './accounts/accounts.controller';
 import { CommentsController } from './comments/comments.controller';
@@ -19,6 +20,7 @@ import { RequestBounds } from './http/request-bounds';
 import { PostAnswers } from './posts/post-answers';
 import { PostsController } from './posts/posts.controller';
 import { RATE_LIMIT_PROVIDERS } from './rate-limit/rate-limit.providers';
+import { WebhooksController } from './webhooks/webhooks.controller';
 
 /** The HTTP API: keys and scopes, validation, commands out over NATS, lists from the read models. */
 @Module({})
@@ -28,8 +30,8 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, AccountsModule, HealthModule, ObservabilityModule],
-      controllers: [PostsController, AccountsController, CommentsController, MetaWebhookController],
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, AccountsModule, WebhookStoresModule, HealthModule, ObservabilityModule],
+      controllers: [PostsController, AccountsController, CommentsController, MetaWebhookController, WebhooksController],
       providers: [
         KeyAuthenticator,
         PostAnswers,

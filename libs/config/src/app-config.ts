@@ -90,6 +90,20 @@ export class AppConfig {
   tokenRefreshAheadMs = 10 * 60_000;
   /** How often the accounts service renews tokens that end soon (ACCOUNTS_REFRESH_INTERVAL_MS). */
   accountsRefreshIntervalMs = 60_000;
+  /**
+   * WEBHOOK_ALLOWED_HOSTS (comma-separated): hosts, host:port pairs and CIDR ranges webhook
+   * endpoints may use although they are loopback or private, and over plain http (a local
+   * receiver, tests). Every other endpoint must be public https.
+   */
+  webhookAllowedHosts: string[] = [];
+  /** One webhook attempt (connect, send, status and headers) gives up after this (WEBHOOK_TIMEOUT_MS). */
+  webhookTimeoutMs = 5_000;
+  /** Bytes of an endpoint's answer read before the connection is dropped. */
+  webhookMaxResponseBytes = 16 * 1024;
+  /** How often the webhooks service looks for due deliveries (new events start one at once). */
+  webhookDispatchIntervalMs = 1_000;
+  /** Endpoints one webhooks replica delivers to at once (each one delivery at a time). */
+  webhookMaxEndpointsInFlight = 64;
   /** The time every decision is taken at; tests move it (the six-hour rule) without sleeping. */
   now: () => Date = () => new Date();
 
@@ -134,6 +148,15 @@ export class AppConfig {
     } catch (error) {
       errors.push(error instanceof Error ? error.message : String(error));
     }
+    config.webhookAllowedHosts = (env.WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+    try {
+      new MediaHostAllowList(config.webhookAllowedHosts, 'WEBHOOK_ALLOWED_HOSTS');
+    } catch (error) {
+      errors.push(error instanceof Error ? error.message : String(error));
+    }
+    config.webhookTimeoutMs = int('WEBHOOK_TIMEOUT_MS', config.webhookTimeoutMs);
+    config.webhookDispatchIntervalMs = int('WEBHOOK_DISPATCH_INTERVAL_MS', config.webhookDispatchIntervalMs);
+    config.webhookMaxEndpointsInFlight = int('WEBHOOK_MAX_ENDPOINTS_IN_FLIGHT', config.webhookMaxEndpointsInFlight);
     config.xPoolMonthlyPosts = int('X_POOL_MONTHLY_POSTS', config.xPoolMonthlyPosts);
     config.publisherAckWaitMs = int('PUBLISHER_ACK_WAIT_MS', config.publisherAckWaitMs);
     config.publisherMaxDeliver = int('PUBLISHER_MAX_DELIVER', config.publisherMaxDeliver);

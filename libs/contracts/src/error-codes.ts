@@ -63,6 +63,11 @@ export const ERROR_CODES = {
   connect_state_invalid: { status: 400, description: 'The sign-in callback\'s state is unknown, forged, already used or expired: start the connection again.' },
   platform_unavailable: { status: 503, description: 'The platform did not answer (or answered with a transient error) while connecting; retry later. Nothing was stored.' },
   webhook_verification_failed: { status: 403, description: 'A webhook verification request with a wrong hub.mode or hub.verify_token.' },
+  invalid_webhook_url: { status: 400, description: 'url is not an absolute https url without credentials (http only for hosts in WEBHOOK_ALLOWED_HOSTS), or is over 2,048 characters.' },
+  webhook_url_refused: { status: 400, description: 'url names a loopback, private, link-local or metadata address (or a host resolving to one) not in WEBHOOK_ALLOWED_HOSTS.' },
+  invalid_webhook_events: { status: 400, description: 'events is empty, or names an event type that does not exist (details.unknown lists them).' },
+  invalid_replay_start: { status: 400, description: 'A replay needs exactly one of since (an ISO 8601 time in the past) or afterPosition (a position from a payload or an earlier replay).' },
+  webhook_endpoint_disabled: { status: 409, description: 'The endpoint is disabled: enable it (PATCH enabled=true) before testing, redelivering or replaying to it.' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -14,3 +14,4 @@ export * from './comment-commands';
 export * from './account-events';
 export * from './account-api';
 export * from './storable-text';
+export * from './webhooks';

@@ -51,7 +51,14 @@ export type CommandName =
   | 'accounts.connect-complete'
   | 'accounts.connect-credentials'
   | 'accounts.disconnect'
-  | 'accounts.require-reauth';
+  | 'accounts.require-reauth'
+  | 'webhooks.create'
+  | 'webhooks.update'
+  | 'webhooks.delete'
+  | 'webhooks.rotate-secret'
+  | 'webhooks.test'
+  | 'webhooks.redeliver'
+  | 'webhooks.replay';
 
 export function categoryOf(streamId: string): string {
   const dash = streamId.indexOf('-');

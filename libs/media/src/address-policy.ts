@@ -37,17 +37,18 @@ export class MediaHostAllowList {
   private readonly hostPorts = new Set<string>();
   private readonly ranges: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]> = [];
 
-  constructor(entries: readonly string[] = []) {
+  /** `setting`: the variable the entries came from, named when one is malformed (WEBHOOK_ALLOWED_HOSTS reuses this policy). */
+  constructor(entries: readonly string[] = [], setting = 'MEDIA_ALLOWED_HOSTS') {
     for (const raw of entries) {
       const entry = raw.trim().toLowerCase();
       if (entry === '') continue;
       if (entry.includes('/')) {
-        if (!ipaddr.isValidCIDR(entry)) throw malformed(raw);
+        if (!ipaddr.isValidCIDR(entry)) throw malformed(setting, raw);
         this.ranges.push(ipaddr.parseCIDR(entry));
         continue;
       }
       const hostPort = splitHostPort(entry);
-      if (!hostPort) throw malformed(raw);
+      if (!hostPort) throw malformed(setting, raw);
       if (hostPort.port === null) this.hosts.add(hostPort.host);
       else this.hostPorts.add(`${hostPort.host}:${hostPort.port}`);
     }
@@ -67,8 +68,8 @@ export class MediaHostAllowList {
   }
 }
 
-function malformed(entry: string): Error {
-  return new Error(`MEDIA_ALLOWED_HOSTS: ${JSON.stringify(entry)} is not a host, host:port or CIDR range`);
+function malformed(setting: string, entry: string): Error {
+  return new Error(`${setting}: ${JSON.stringify(entry)} is not a host, host:port or CIDR range`);
 }
 
 function normalHost(hostname: string): string {

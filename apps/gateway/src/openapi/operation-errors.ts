@@ -68,6 +68,16 @@ const OPERATION_RULE_ERRORS = {
   verifyMetaWebhook: ['webhook_verification_failed'],
   listAccounts: [],
   receiveMetaWebhook: ['payload_too_large', 'invalid_body', 'webhook_signature_invalid', 'internal_error', 'service_unavailable'],
+  createWebhook: [...BODY_ERRORS, 'invalid_webhook_url', 'webhook_url_refused', 'invalid_webhook_events'],
+  listWebhooks: [],
+  getWebhook: ['not_found'],
+  updateWebhook: [...BODY_ERRORS, 'nothing_to_edit', 'invalid_webhook_url', 'webhook_url_refused', 'invalid_webhook_events', 'not_found'],
+  deleteWebhook: ['not_found'],
+  rotateWebhookSecret: ['not_found'],
+  testWebhook: ['not_found', 'webhook_endpoint_disabled'],
+  listWebhookDeliveries: ['invalid_query', 'not_found'],
+  redeliverWebhook: ['not_found', 'webhook_endpoint_disabled'],
+  replayWebhook: [...BODY_ERRORS, 'invalid_replay_start', 'not_found', 'webhook_endpoint_disabled'],
 } satisfies Record<string, ErrorCode[]>;
 
 /** Each operation's codes: the request's, then its own rules'. */

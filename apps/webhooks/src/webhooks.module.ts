@@ -1,0 +1,56 @@
+import { DynamicModule, Module, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig, AppConfigModule } from '@app/config';
+import { AccountsModule } from '@app/accounts';
+import { DatabaseModule } from '@app/database';
+import { EVENT_STORE, EventStore, EventStoreModule } from '@app/event-store';
+import { HealthModule, READINESS_CHECKS, ReadinessCheck } from '@app/health';
+import { MessagingModule } from '@app/messaging';
+import { ObservabilityModule } from '@app/observability';
+import { WebhookDeliveryStore, WebhookDispatcher, WebhookEndpointStore, WebhookFanout, WebhookStoresModule, WebhookTarget } from '@app/webhooks';
+import { DeliveriesWorker } from './delivery/deliveries.worker';
+import { WebhookEndpointsHandler } from './endpoints/webhook-endpoints.handler';
+import { WebhooksCommandsServer } from './webhooks-commands.server';
+
+/** Webhooks for API clients: endpoints, the deliveries of relayed events (signed, retried, replayable), the delivery log's writes. */
+@Module({})
+export class WebhooksModule implements OnApplicationShutdown {
+  constructor(private readonly target: WebhookTarget) {}
+
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WebhooksModule,
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, AccountsModule, WebhookStoresModule, HealthModule, ObservabilityModule],
+      providers: [
+        {
+          provide: WebhookTarget,
+          useFactory: () =>
+            new WebhookTarget({ allowedHosts: config.webhookAllowedHosts, timeoutMs: config.webhookTimeoutMs, maxResponseBytes: config.webhookMaxResponseBytes }),
+        },
+        {
+          provide: WebhookDispatcher,
+          inject: [WebhookEndpointStore, WebhookDeliveryStore, WebhookTarget],
+          useFactory: (endpoints: WebhookEndpointStore, deliveries: WebhookDeliveryStore, target: WebhookTarget) =>
+            new WebhookDispatcher(endpoints, deliveries, target, {
+              now: () => config.now(),
+              // An attempt takes at most the timeout; the lease outlives it so a live deliverer keeps its endpoint.
+              leaseMs: config.webhookTimeoutMs * 2 + 1_000,
+              maxEndpointsInFlight: config.webhookMaxEndpointsInFlight,
+            }),
+        },
+        {
+          provide: WebhookFanout,
+          inject: [WebhookEndpointStore, WebhookDeliveryStore, EVENT_STORE],
+          useFactory: (endpoints: WebhookEndpointStore, deliveries: WebhookDeliveryStore, events: EventStore) => new WebhookFanout(endpoints, deliveries, events, () => config.now()),
+        },
+        DeliveriesWorker,
+        WebhookEndpointsHandler,
+        WebhooksCommandsServer,
+        { provide: READINESS_CHECKS, inject: [DeliveriesWorker], useFactory: (worker: DeliveriesWorker): ReadinessCheck[] => [worker] },
+      ],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.target.close();
+  }
+}

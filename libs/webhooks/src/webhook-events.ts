@@ -1,0 +1,171 @@
+import {
+  AccountConnectedData,
+  AccountDisconnectedData,
+  AccountPublishedData,
+  AccountPublishFailedData,
+  AccountReauthRequiredData,
+  CommentReceivedData,
+  CommentRepliedData,
+  EventEnvelope,
+  PostCreatedData,
+  PostDeletedData,
+  PostEditedData,
+  PublishCompletedData,
+  PublishResult,
+  ScheduledPostExpiredData,
+  TargetAccount,
+  WEBHOOK_PAYLOAD_VERSION,
+  WebhookEventType,
+  WebhookPayload,
+} from '@app/contracts';
+
+/** A webhook event derived from one stored event. */
+export interface WebhookEvent {
+  type: WebhookEventType;
+  data: unknown;
+}
+
+/** Stored event types whose webhook payload needs the events before it in its stream (account labels, results). */
+const NEEDS_STREAM_HISTORY = new Set(['PostEdited', 'PublishCompleted', 'AccountPublished', 'AccountPublishFailed']);
+
+export function needsStreamHistory(storedType: string): boolean {
+  return NEEDS_STREAM_HISTORY.has(storedType);
+}
+
+/** The accounts a post targets after `history` (its events up to the one mapped). */
+function targetAccounts(history: readonly EventEnvelope[]): TargetAccount[] {
+  let accounts: TargetAccount[] = [];
+  for (const event of history) {
+    if (event.type === 'PostCreated') accounts = (event.data as PostCreatedData).accounts;
+    if (event.type === 'PostEdited') accounts = (event.data as PostEditedData).accounts ?? accounts;
+  }
+  return accounts;
+}
+
+function handleOf(accounts: readonly TargetAccount[], accountId: string): string {
+  return accounts.find((account) => account.accountId === accountId)?.handle ?? accountId;
+}
+
+/** A result entry as the API's results list shows it (spec, PublishResult). */
+function resultOf(event: EventEnvelope, accounts: readonly TargetAccount[]): PublishResult {
+  if (event.type === 'AccountPublished') {
+    const data = event.data as AccountPublishedData;
+    return { platform: data.platform, accountId: data.accountId, accountLabel: handleOf(accounts, data.accountId), success: true, postId: data.platformPostId, url: data.url };
+  }
+  const data = event.data as AccountPublishFailedData;
+  return { platform: data.platform, accountId: data.accountId, accountLabel: handleOf(accounts, data.accountId), success: false, error: data.error };
+}
+
+/** Each account's latest outcome, in the order the post targets them. */
+function latestResults(history: readonly EventEnvelope[]): PublishResult[] {
+  const accounts = targetAccounts(history);
+  const latest = new Map<string, PublishResult>();
+  for (const event of history) {
+    if (event.type === 'AccountPublished' || event.type === 'AccountPublishFailed') {
+      const result = resultOf(event, accounts);
+      latest.set(result.accountId, result);
+    }
+  }
+  return accounts.flatMap((account) => latest.get(account.accountId) ?? []);
+}
+
+function accountsEcho(accounts: readonly TargetAccount[]) {
+  return accounts.map((account) => ({ accountId: account.accountId, platform: account.platform, account: account.handle }));
+}
+
+/**
+ * The webhook event a stored event becomes, or null for the stored events clients
+ * are not told about (PublishRequested, AccountPublishStarted, first comments, a
+ * draft's creation or an edit that leaves it unscheduled). `history` holds the
+ * events of the same stream up to and including `event` (only read for the types
+ * needsStreamHistory names). Version 1 of every payload; see the README and the
+ * OpenAPI `webhooks` section.
+ */
+export function webhookEventOf(event: EventEnvelope, history: readonly EventEnvelope[] = []): WebhookEvent | null {
+  switch (event.type) {
+    case 'PostCreated': {
+      const data = event.data as PostCreatedData;
+      if (data.scheduledAt === null) return null;
+      return { type: 'post.scheduled', data: { postId: data.postId, scheduledAt: data.scheduledAt, accounts: accountsEcho(data.accounts) } };
+    }
+    case 'PostEdited': {
+      const data = event.data as PostEditedData;
+      if (typeof data.scheduledAt !== 'string') return null;
+      return { type: 'post.scheduled', data: { postId: data.postId, scheduledAt: data.scheduledAt, accounts: accountsEcho(targetAccounts(history)) } };
+    }
+    case 'PublishCompleted': {
+      const data = event.data as PublishCompletedData;
+      const type = data.status === 'published' ? 'post.published' : data.status === 'partial' ? 'post.partial' : 'post.failed';
+      return {
+        type,
+        data: { postId: data.postId, status: data.status, attempt: data.attempt, publishedAt: data.publishedAt, errorMessage: data.errorMessage, results: latestResults(history) },
+      };
+    }
+    case 'ScheduledPostExpired': {
+      const data = event.data as ScheduledPostExpiredData;
+      return { type: 'post.failed', data: { postId: data.postId, status: 'failed', attempt: 0, publishedAt: null, errorMessage: data.error.message, results: [] } };
+    }
+    case 'PostDeleted': {
+      const data = event.data as PostDeletedData;
+      return { type: 'post.deleted', data: { postId: data.postId, deletedAt: data.deletedAt } };
+    }
+    case 'AccountPublished':
+    case 'AccountPublishFailed': {
+      const data = event.data as AccountPublishedData | AccountPublishFailedData;
+      const type = event.type === 'AccountPublished' ? 'post.account.published' : 'post.account.failed';
+      return { type, data: { postId: data.postId, attempt: data.attempt, result: resultOf(event, targetAccounts(history)) } };
+    }
+    case 'AccountConnected': {
+      const data = event.data as AccountConnectedData;
+      return {
+        type: 'account.connected',
+        data: { accountId: data.accountId, platform: data.platform, account: data.handle, displayName: data.displayName, reconnected: data.reconnected },
+      };
+    }
+    case 'AccountReauthRequired': {
+      const data = event.data as AccountReauthRequiredData;
+      return { type: 'account.reauth_required', data: { accountId: data.accountId, platform: data.platform, account: data.handle, reason: data.reason, message: data.message } };
+    }
+    case 'AccountDisconnected': {
+      const data = event.data as AccountDisconnectedData;
+      return { type: 'account.disconnected', data: { accountId: data.accountId, platform: data.platform, account: data.handle, revoked: data.revoked } };
+    }
+    case 'CommentReceived': {
+      const data = event.data as CommentReceivedData;
+      return {
+        type: 'comment.received',
+        data: {
+          commentId: data.commentId,
+          platform: data.platform,
+          postId: data.postId,
+          accountId: data.accountId,
+          author: data.author,
+          text: data.text,
+          url: data.url,
+          commentedAt: data.commentedAt,
+          sentiment: data.sentiment,
+          tags: data.tags,
+        },
+      };
+    }
+    case 'CommentReplied': {
+      const data = event.data as CommentRepliedData;
+      return { type: 'comment.replied', data: { commentId: data.commentId, accountId: data.accountId, repliedAs: data.repliedAs, replyId: data.replyPlatformId, message: data.message, repliedAt: data.repliedAt } };
+    }
+    default:
+      return null;
+  }
+}
+
+/** The body of every delivery of a stored event's webhook event. */
+export function payloadOf(event: EventEnvelope, webhookEvent: WebhookEvent): WebhookPayload {
+  return {
+    type: webhookEvent.type,
+    timestamp: event.occurredAt,
+    version: WEBHOOK_PAYLOAD_VERSION,
+    eventId: event.eventId,
+    position: event.position,
+    workspaceId: event.workspaceId,
+    data: webhookEvent.data,
+  };
+}

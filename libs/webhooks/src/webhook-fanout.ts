@@ -1,0 +1,85 @@
+import { EventEnvelope, ReplayWebhookReply } from '@app/contracts';
+import { comparePositions, EventStore, formatPosition, GlobalPosition, START, toEnvelope } from '@app/event-store';
+import { QueueOutcome, WebhookDeliveryStore } from './delivery-store';
+import { WebhookEndpoint, WebhookEndpointStore } from './endpoint-store';
+import { RETRY_WINDOW_MS } from './retry-schedule';
+import { needsStreamHistory, payloadOf, WebhookEvent, webhookEventOf } from './webhook-events';
+
+const REPLAY_BATCH = 500;
+
+/**
+ * Turns stored events into queued deliveries: live (each event the webhooks
+ * service consumes from JetStream) and replayed (every stored event after a
+ * position or since a time, read from the event store itself). Both queue the
+ * same payload under the same webhook-id, so a replay never duplicates what was
+ * delivered and fills in what was not.
+ */
+export class WebhookFanout {
+  constructor(
+    private readonly endpoints: WebhookEndpointStore,
+    private readonly deliveries: WebhookDeliveryStore,
+    private readonly events: EventStore,
+    private readonly now: () => Date,
+  ) {}
+
+  /** Queues one consumed event for every subscribed endpoint of its workspace; returns how many deliveries were queued. */
+  async take(event: EventEnvelope): Promise<number> {
+    // The type never depends on the stream's history, only the payload does: read it only for a subscribed type.
+    const type = webhookEventOf(event)?.type;
+    if (!type) return 0;
+    const subscribers = await this.endpoints.subscribers(event.workspaceId, type);
+    if (subscribers.length === 0) return 0;
+    const webhookEvent = await this.webhookEvent(event);
+    let queued = 0;
+    for (const endpoint of subscribers) if ((await this.queue(endpoint, event, webhookEvent, false)) === 'queued') queued++;
+    return queued;
+  }
+
+  /** The event's webhook event, with its stream read up to and including it where the payload needs it (what the stream said then, replayed or not). */
+  private async webhookEvent(event: EventEnvelope): Promise<WebhookEvent | null> {
+    if (!needsStreamHistory(event.type)) return webhookEventOf(event);
+    const revision = BigInt(event.revision);
+    const history = (await this.events.readStream(event.streamId)).filter((recorded) => recorded.revision <= revision).map(toEnvelope);
+    return webhookEventOf(event, history);
+  }
+
+  private async queue(endpoint: WebhookEndpoint, event: EventEnvelope, webhookEvent: WebhookEvent | null, requeueFailed: boolean): Promise<QueueOutcome | null> {
+    if (!webhookEvent || !endpoint.events.includes(webhookEvent.type)) return null;
+    const now = this.now();
+    return this.deliveries.queue(
+      { endpointId: endpoint.id, eventId: event.eventId, eventType: webhookEvent.type, position: event.position, payload: JSON.stringify(payloadOf(event, webhookEvent)) },
+      now,
+      new Date(now.getTime() + RETRY_WINDOW_MS),
+      requeueFailed,
+    );
+  }
+
+  /**
+   * Every stored event of the endpoint's workspace after `afterPosition` (exclusive)
+   * or at or after `since`, to this endpoint: new deliveries queued, failed ones
+   * queued again, delivered and pending ones left alone. Reads the whole feed from
+   * the position (or the start, for a time): the event store is the record.
+   */
+  async replay(endpoint: WebhookEndpoint, start: { afterPosition: GlobalPosition } | { since: Date }): Promise<ReplayWebhookReply> {
+    const reply: ReplayWebhookReply = { queued: 0, alreadyDelivered: 0, lastPosition: null };
+    let after: GlobalPosition = 'afterPosition' in start ? start.afterPosition : START;
+    for (;;) {
+      const batch = await this.events.readAll(after, REPLAY_BATCH);
+      if (batch.length === 0) return reply;
+      for (const recorded of batch) {
+        if (recorded.metadata.workspaceId !== endpoint.workspaceId) continue;
+        if ('since' in start && recorded.createdAt < start.since) continue;
+        const event = toEnvelope(recorded);
+        const type = webhookEventOf(event)?.type;
+        if (!type || !endpoint.events.includes(type)) continue;
+        const outcome = await this.queue(endpoint, event, await this.webhookEvent(event), true);
+        if (outcome === 'queued' || outcome === 'requeued') reply.queued++;
+        if (outcome === 'delivered') reply.alreadyDelivered++;
+      }
+      const last = batch[batch.length - 1].position;
+      if (comparePositions(last, after) <= 0) return reply;
+      after = last;
+      reply.lastPosition = formatPosition(last);
+    }
+  }
+}
