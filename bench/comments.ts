@@ -10,6 +10,7 @@ import { metaSignature } from '../apps/gateway/src/comments/meta-webhook';
 import { startPlatformSandbox } from '../apps/platform-sandbox/src/sandbox';
 import { connectSandboxAccount } from '../tools/local/connect-sandbox-account';
 import { createBenchDatabase, startService } from './bench-environment';
+import { feedWebhook } from './meta-webhook';
 import { formatRow, measure, Measured } from './stats';
 import { runScript } from './run-script';
 
@@ -91,12 +92,6 @@ interface Throughput {
 
 const throughput = (name: string, count: number, seconds: number): Throughput => ({ name, count, seconds, perSecond: count / seconds });
 const formatThroughput = (t: Throughput) => `${t.name.padEnd(44)} ${String(t.count).padStart(7)} ${t.perSecond.toFixed(0).padStart(9)}/s   in ${t.seconds.toFixed(1)} s`;
-
-/** A Page feed webhook as Meta sends it: one new comment under a Page post. */
-function feedWebhook(platformPostId: string, commentId: string, text: string, author: string): string {
-  const value = { item: 'comment', verb: 'add', post_id: platformPostId, comment_id: commentId, message: text, from: { id: author, name: author }, created_time: Math.floor(Date.now() / 1000) };
-  return JSON.stringify({ object: 'page', entry: [{ id: platformPostId.split('_')[0], time: Math.floor(Date.now() / 1000), changes: [{ field: 'feed', value }] }] });
-}
 
 /** The exact SQL and parameters the gateway's reader runs for a filter (captured, not copied). */
 async function readerQuery(workspaceId: string, filter: CommentListFilter): Promise<{ text: string; values: unknown[] }> {

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
-import { EventStoreModule } from '@app/event-store';
+import { AppendBatcher, EVENT_STORE, EventStore, EventStoreModule } from '@app/event-store';
 import { HealthModule } from '@app/health';
 import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
@@ -29,6 +29,8 @@ export class CommentsModule {
         { provide: ConnectorRegistry, useFactory: () => new ConnectorRegistry(config.platformClients()) },
         ...accountCredentialsProviders(config, CommandReauthReporter),
         CommentCommandRunner,
+        // One per process: every ingestion's appends (polls, concurrent webhooks) share its statements.
+        { provide: AppendBatcher, useFactory: (store: EventStore) => new AppendBatcher(store), inject: [EVENT_STORE] },
         PublishedItems,
         RecentReplies,
         CommentIngestion,

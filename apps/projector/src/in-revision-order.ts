@@ -1,4 +1,3 @@
-import { PoolClient } from 'pg';
 import { RecordedEvent } from '@app/event-store';
 
 /** All events of one stream, in revision order, from the event store (EventStore.readStream). */
@@ -15,12 +14,15 @@ export type ReadStream = (streamId: string) => Promise<RecordedEvent[]>;
  */
 export type ApplyOutcome = 'applied' | 'replayed' | 'behind' | 'absent';
 
-/** The stream's view row, after an update guarded by `version = revision` changed nothing: why not. */
-export async function outcomeOfSkip(client: PoolClient, table: string, id: string, revision: bigint): Promise<Exclude<ApplyOutcome, 'applied'>> {
-  const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${table} WHERE id = $1`, [id]);
-  const row = rows[0];
-  if (!row) return 'absent';
-  return BigInt(row.version) > revision ? 'replayed' : 'behind';
+/**
+ * Why an event is not applied to its stream's view row, which has applied
+ * `version` events (undefined: no row); null when it is the row's next event.
+ */
+export function skipReason(version: number | undefined, revision: bigint): Exclude<ApplyOutcome, 'applied'> | null {
+  if (version === undefined) return 'absent';
+  const applied = BigInt(version);
+  if (applied === revision) return null;
+  return applied > revision ? 'replayed' : 'behind';
 }
 
 /**

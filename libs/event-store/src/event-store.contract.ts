@@ -99,6 +99,62 @@ export function describeEventStoreContract(name: string, setUp: () => Promise<Co
       expect(await harness.store.readStream(id)).toHaveLength(2);
     });
 
+    it('appends to several streams in one call, each at its own expected revision, into the feed in the order given', async () => {
+      const start = await harness.head();
+      const [a, b, c] = [stream(), stream(), stream()];
+      await harness.store.append(b, [event('B0')], 'no_stream');
+      const outcomes = await harness.store.appendMany([
+        { streamId: a, events: [event('A0'), event('A1')], expected: 'no_stream' },
+        { streamId: b, events: [event('B1')], expected: 0n },
+        { streamId: c, events: [event('C0')], expected: 'any' },
+      ]);
+      expect(outcomes.map((o) => (o instanceof WrongExpectedRevisionError ? o : o.revision))).toEqual([1n, 1n, 0n]);
+      expect((await harness.store.readStream(a)).map((e) => [e.type, e.revision])).toEqual([['A0', 0n], ['A1', 1n]]);
+      expect((await harness.store.readStream(b)).map((e) => e.type)).toEqual(['B0', 'B1']);
+      const feed = await readAllFrom(harness.store, start, new Set([a, b, c]), 5);
+      expect(feed.map((e) => e.type)).toEqual(['B0', 'A0', 'A1', 'B1', 'C0']);
+      expect(comparePositions(feed[2].position, (outcomes[0] as { position: GlobalPosition }).position)).toBe(0);
+    });
+
+    it('refuses in a multi-stream append only the streams not at their expected revision, writing the others', async () => {
+      const [taken, stale, fresh] = [stream(), stream(), stream()];
+      await harness.store.append(taken, [event('T0')], 'no_stream');
+      await harness.store.append(stale, [event('S0'), event('S1')], 'no_stream');
+      const outcomes = await harness.store.appendMany([
+        { streamId: taken, events: [event('T-again')], expected: 'no_stream' },
+        { streamId: fresh, events: [event('F0')], expected: 'no_stream' },
+        { streamId: stale, events: [event('S-late')], expected: 0n },
+      ]);
+      expect(outcomes[0]).toMatchObject({ name: 'WrongExpectedRevisionError', streamId: taken, actual: 0n });
+      expect(outcomes[1]).toMatchObject({ revision: 0n });
+      expect(outcomes[2]).toMatchObject({ name: 'WrongExpectedRevisionError', streamId: stale, actual: 1n });
+      expect((await harness.store.readStream(taken)).map((e) => e.type)).toEqual(['T0']);
+      expect((await harness.store.readStream(stale)).map((e) => e.type)).toEqual(['S0', 'S1']);
+      expect((await harness.store.readStream(fresh)).map((e) => e.type)).toEqual(['F0']);
+    });
+
+    it('lets exactly one of a multi-stream append and a single append racing for a new stream create it', async () => {
+      const [contested, other] = [stream(), stream()];
+      const [many, single] = await Promise.allSettled([
+        harness.store.appendMany([
+          { streamId: other, events: [event('O0')], expected: 'no_stream' },
+          { streamId: contested, events: [event('M0')], expected: 'no_stream' },
+        ]),
+        harness.store.append(contested, [event('S0')], 'no_stream'),
+      ]);
+      if (many.status !== 'fulfilled') throw many.reason;
+      const manyWon = !(many.value[1] instanceof WrongExpectedRevisionError);
+      expect(manyWon).toBe(single.status === 'rejected');
+      expect((await harness.store.readStream(contested)).map((e) => e.type)).toEqual([manyWon ? 'M0' : 'S0']);
+      expect((await harness.store.readStream(other)).map((e) => e.type)).toEqual(['O0']);
+    });
+
+    it('refuses a multi-stream append naming a stream twice', async () => {
+      const id = stream();
+      await expect(harness.store.appendMany([{ streamId: id, events: [event('A')], expected: 'any' }, { streamId: id, events: [event('B')], expected: 'any' }])).rejects.toThrow(/distinct streams/);
+      expect(await harness.store.readStream(id)).toEqual([]);
+    });
+
     it('reads the global feed in append order from a position, exclusively', async () => {
       const start = await harness.head();
       const a = stream();

@@ -38,6 +38,16 @@ export interface AppendResult {
   position: GlobalPosition;
 }
 
+/** One stream's part of a multi-stream append (EventStore.appendMany). */
+export interface StreamAppend {
+  streamId: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+}
+
+/** What a multi-stream append did to one stream: its events are in, or the stream was not at the expected revision and none are. */
+export type StreamAppendOutcome = AppendResult | WrongExpectedRevisionError;
+
 /** A live follow of the global feed; see EventStore.subscribeToAll. */
 export interface FeedSubscription {
   /** Stops delivering; resolves once the batch in hand (if any) is handled. */
@@ -58,6 +68,17 @@ export interface EventStore {
    * nothing) when the stream is not at the expected revision.
    */
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+
+  /**
+   * Appends to several distinct streams in one call, each checked against its
+   * own expected revision: a stream that is not at it gets none of its events
+   * and a WrongExpectedRevisionError as its outcome, the others are written.
+   * Outcomes come in the order of `appends`, and the events enter the global
+   * feed in that order. Not atomic across streams: when the call throws, some
+   * streams may have been written (a retry with the same expected revisions
+   * reports those as conflicts and writes nothing twice).
+   */
+  appendMany(appends: StreamAppend[]): Promise<StreamAppendOutcome[]>;
 
   /** All events of a stream in order; empty when the stream does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
@@ -88,6 +109,12 @@ export class WrongExpectedRevisionError extends Error {
     super(`stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`);
     this.name = 'WrongExpectedRevisionError';
   }
+}
+
+/** A stream's refusal as its outcome in a multi-stream append; any other failure stays an error. */
+export function refusalAsOutcome(error: unknown): WrongExpectedRevisionError {
+  if (error instanceof WrongExpectedRevisionError) return error;
+  throw error;
 }
 
 export const EVENT_STORE = Symbol('EVENT_STORE');

@@ -26,6 +26,9 @@ import {
   FeedSubscription,
   NewEvent,
   RecordedEvent,
+  refusalAsOutcome,
+  StreamAppend,
+  StreamAppendOutcome,
   WrongExpectedRevisionError,
 } from './event-store.port';
 import { comparePositions, GlobalPosition, START } from './position';
@@ -85,6 +88,14 @@ export class EventStoreDbEventStore implements EventStore {
     if (!result.success) throw new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
     if (!result.position) throw new Error(`EventStoreDB reported no position for the append to ${streamId}`);
     return { revision: result.nextExpectedRevision, position: result.position };
+  }
+
+  /** EventStoreDB has no transaction across streams: one append per stream, in order, each with its own check. */
+  async appendMany(appends: StreamAppend[]): Promise<StreamAppendOutcome[]> {
+    if (new Set(appends.map((a) => a.streamId)).size !== appends.length) throw new Error('appendMany needs distinct streams');
+    const outcomes: StreamAppendOutcome[] = [];
+    for (const { streamId, events, expected } of appends) outcomes.push(await this.append(streamId, events, expected).catch(refusalAsOutcome));
+    return outcomes;
   }
 
   private async currentRevision(streamId: string): Promise<bigint | 'no_stream'> {

@@ -7,3 +7,4 @@ export * from './checkpoint-store';
 export * from './feed-processor';
 export * from './relay';
 export * from './aggregate-stream';
+export * from './append-batcher';

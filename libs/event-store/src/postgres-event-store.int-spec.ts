@@ -96,3 +96,27 @@ describe('PostgreSQL event store under concurrent writers', () => {
     expect(reread).toEqual(seen.map((e) => e.eventId));
   });
 });
+
+describe('PostgreSQL event store feed order', () => {
+  let orderDb: TestDatabase;
+  beforeAll(async () => {
+    orderDb = await createTestDatabase();
+  });
+  afterAll(() => orderDb.drop());
+
+  it('reads transactions in xid8 order where their ids gain a digit (9 before 10), skipping none', async () => {
+    const orderStore = new PostgresEventStore(orderDb.pool, { databaseUrl: orderDb.url });
+    // Written directly with the ids a long-running cluster gives: the later transaction's row has the smaller position.
+    for (const [streamId, transactionId] of [['tx-ten', '10'], ['tx-nine', '9']]) {
+      await orderDb.pool.query(
+        `INSERT INTO events (event_id, stream_id, stream_position, type, data, metadata, transaction_id)
+         VALUES ($1, $2, 0, 'E', '{}', '{"workspaceId":"w","version":1}', $3::text::xid8)`,
+        [randomUUID(), streamId, transactionId],
+      );
+    }
+    const first = await orderStore.readAll(START, 1);
+    expect(first.map((e) => [e.streamId, e.position.commit])).toEqual([['tx-nine', 9n]]);
+    const rest = await orderStore.readAll(first[0].position, 10);
+    expect(rest.map((e) => [e.streamId, e.position.commit])).toEqual([['tx-ten', 10n]]);
+  });
+});

@@ -8,6 +8,9 @@ import {
   FeedSubscription,
   NewEvent,
   RecordedEvent,
+  StreamAppend,
+  StreamAppendOutcome,
+  refusalAsOutcome,
   WrongExpectedRevisionError,
 } from './event-store.port';
 import { GlobalPosition } from './position';
@@ -44,7 +47,44 @@ FROM current,
 WHERE $6::bigint IS NULL OR current.revision = $6::bigint
 RETURNING global_position, transaction_id::text AS transaction_id, stream_position`;
 
+/**
+ * The same for several streams in one statement, each checked against its own
+ * expected revision (NULL: any): a stream not at it gets no rows. Rows are
+ * inserted in `feed_order`, so the global feed has them in the order given.
+ * One stream goes through APPEND_SQL instead, about a fifth faster (measured
+ * at c=32): a lone append is the common case (every command).
+ */
+const APPEND_MANY_SQL = `
+WITH input AS (
+  SELECT * FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[], $7::int[])
+    WITH ORDINALITY AS e(stream_id, expected, event_id, type, data, metadata, offset_in_stream, feed_order)
+),
+current AS (
+  SELECT s.stream_id, coalesce((SELECT max(stream_position) FROM events WHERE events.stream_id = s.stream_id), -1) AS revision
+  FROM (SELECT DISTINCT stream_id FROM input) AS s
+)
+INSERT INTO events (event_id, stream_id, stream_position, type, data, metadata)
+SELECT i.event_id, i.stream_id, c.revision + i.offset_in_stream, i.type, i.data, i.metadata
+FROM input i JOIN current c ON c.stream_id = i.stream_id
+WHERE i.expected IS NULL OR c.revision = i.expected
+ORDER BY i.feed_order
+RETURNING global_position, transaction_id::text AS transaction_id, stream_id, stream_position`;
+
 const UNIQUE_VIOLATION = '23505';
+
+/** The expected revision as the statements take it: NULL for any, -1 for no stream. */
+function expectedParameter(expected: ExpectedRevision): string | null {
+  return expected === 'any' ? null : expected === 'no_stream' ? '-1' : expected.toString();
+}
+
+function appendResult(row: { global_position: string; transaction_id: string; stream_position: string }): AppendResult {
+  return { revision: BigInt(row.stream_position), position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) } };
+}
+
+/** A concurrent append wrote the revision first (the unique stream position). */
+function isRevisionTaken(error: unknown): boolean {
+  return (error as { code?: string }).code === UNIQUE_VIOLATION && (error as { constraint?: string }).constraint === 'events_stream_revision';
+}
 
 /**
  * The PostgreSQL adapter. The global feed is ordered by (transaction id,
@@ -63,7 +103,7 @@ export class PostgresEventStore implements EventStore {
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const expectedValue = expected === 'any' ? null : expected === 'no_stream' ? '-1' : expected.toString();
+    const expectedValue = expectedParameter(expected);
     for (;;) {
       try {
         const { rows } = await this.pool.query<{ global_position: string; transaction_id: string; stream_position: string }>(APPEND_SQL, [
@@ -76,10 +116,9 @@ export class PostgresEventStore implements EventStore {
         ]);
         if (rows.length === 0) throw new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
         this.notifier.signal();
-        const last = rows[rows.length - 1];
-        return { revision: BigInt(last.stream_position), position: { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) } };
+        return appendResult(rows[rows.length - 1]);
       } catch (error) {
-        if ((error as { code?: string; constraint?: string }).code === UNIQUE_VIOLATION && (error as { constraint?: string }).constraint === 'events_stream_revision') {
+        if (isRevisionTaken(error)) {
           // A concurrent append took the revision first. 'any' tries again on top of it.
           if (expected === 'any') continue;
           throw new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
@@ -89,9 +128,54 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
+  async appendMany(appends: StreamAppend[]): Promise<StreamAppendOutcome[]> {
+    if (appends.some((a) => a.events.length === 0)) throw new Error('append needs at least one event');
+    if (new Set(appends.map((a) => a.streamId)).size !== appends.length) throw new Error('appendMany needs distinct streams');
+    if (appends.length <= 1) {
+      return Promise.all(appends.map(({ streamId, events, expected }) => this.append(streamId, events, expected).catch(refusalAsOutcome)));
+    }
+    const rows = appends.flatMap(({ streamId, events, expected }) => events.map((event, index) => ({ streamId, expected: expectedParameter(expected), event, offset: index + 1 })));
+    const parameters = [
+      rows.map((r) => r.streamId),
+      rows.map((r) => r.expected),
+      rows.map((r) => r.event.eventId),
+      rows.map((r) => r.event.type),
+      rows.map((r) => JSON.stringify(r.event.data)),
+      rows.map((r) => JSON.stringify(r.event.metadata)),
+      rows.map((r) => r.offset),
+    ];
+    for (;;) {
+      try {
+        const { rows: written } = await this.pool.query<{ global_position: string; transaction_id: string; stream_id: string; stream_position: string }>(APPEND_MANY_SQL, parameters);
+        if (written.length > 0) this.notifier.signal();
+        const last = new Map<string, AppendResult>();
+        for (const row of written) {
+          const result = appendResult(row);
+          const seen = last.get(row.stream_id);
+          if (!seen || seen.revision < result.revision) last.set(row.stream_id, result);
+        }
+        const refused = appends.filter((a) => !last.has(a.streamId));
+        const actual = refused.length > 0 ? await this.currentRevisions(refused.map((a) => a.streamId)) : new Map<string, bigint>();
+        return appends.map((a) => last.get(a.streamId) ?? new WrongExpectedRevisionError(a.streamId, a.expected, actual.get(a.streamId) ?? 'no_stream'));
+      } catch (error) {
+        // A concurrent append took a revision first: once it has committed, the checks see it (an 'any' stream goes on top of it).
+        if (isRevisionTaken(error)) continue;
+        throw error;
+      }
+    }
+  }
+
   private async currentRevision(streamId: string): Promise<bigint | 'no_stream'> {
     const { rows } = await this.pool.query<{ revision: string | null }>('SELECT max(stream_position) AS revision FROM events WHERE stream_id = $1', [streamId]);
     return rows[0].revision === null ? 'no_stream' : BigInt(rows[0].revision);
+  }
+
+  private async currentRevisions(streamIds: string[]): Promise<Map<string, bigint>> {
+    const { rows } = await this.pool.query<{ stream_id: string; revision: string }>(
+      'SELECT stream_id, max(stream_position) AS revision FROM events WHERE stream_id = ANY($1::text[]) GROUP BY stream_id',
+      [streamIds],
+    );
+    return new Map(rows.map((row) => [row.stream_id, BigInt(row.revision)]));
   }
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {
@@ -104,7 +188,8 @@ export class PostgresEventStore implements EventStore {
       `SELECT ${COLUMNS} FROM events
        WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
          AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY transaction_id, global_position
+       -- Qualified: the bare name would be the text output column, whose order is not xid8's ('10' < '9'), and no index has it.
+       ORDER BY events.transaction_id, events.global_position
        LIMIT $3`,
       [after.commit.toString(), after.prepare.toString(), maxCount],
     );

@@ -8,9 +8,10 @@ import { loadComment, toNewCommentEvents } from './comment-stream';
 const MAX_CONFLICT_RETRIES = 10;
 
 /**
- * Load → decide → append with the expected revision. A conflict means another
- * command won the race (the same comment ingested twice at once, two replies):
- * decide again on what it wrote — a second ReceiveComment then decides nothing.
+ * Load → decide → append with the expected revision, for the commands on a stored
+ * comment (replies; ingestion appends receipts without reading, see comment-ingestion.ts).
+ * A conflict means another command won the race (two replies at once): decide again
+ * on what it wrote.
  */
 @Injectable()
 export class CommentCommandRunner {

@@ -1,28 +1,43 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { classifyComment } from '@app/classification';
-import { IncomingComment } from '@app/contracts';
+import { AppConfig } from '@app/config';
+import { commentStreamId, IncomingComment } from '@app/contracts';
 import { PG_POOL } from '@app/database';
-import { CommentCommandRunner } from '../domain/comment-command-runner';
+import { AppendBatcher, StreamAppend, StreamAppendOutcome, WrongExpectedRevisionError } from '@app/event-store';
+import { decide, initialState, ReceiveComment } from '../domain/comment.decider';
 import { commentIdOf } from '../domain/comment-id';
+import { toNewCommentEvents } from '../domain/comment-stream';
 import { PublishedItem } from './published-items';
 import { RecentReplies } from './recent-replies';
+
+/** Comments classified between two yields to the event loop (a few tens of ms of CPU). */
+const CLASSIFIED_PER_YIELD = 100;
 
 /** The handle without @, lower-cased: platforms give authors either way. */
 const bare = (handle: string) => handle.replace(/^@/, '').toLowerCase();
 
 /**
- * Stores the comments found under one published item: classified, each on its
- * own stream, once. The read model only saves work (a comment it already shows
- * is not classified again); the store's no_stream check is what guarantees once.
- * The workspace's own words (its replies, its account's comments) are not
- * comments to answer and are left out.
+ * Stores the comments found under one published item: classified one by one,
+ * each on its own stream, once. The read model only saves work (a comment it
+ * already shows is not classified again); the store's no_stream check is what
+ * guarantees once. The workspace's own words (its replies, its account's
+ * comments) are not comments to answer and are left out.
+ *
+ * A comment's stream is new unless the comment was stored meanwhile (a poll
+ * and a webhook racing), so its receipt is decided on the empty stream and
+ * appended with no_stream, without reading the stream first: when it was
+ * stored meanwhile, the refusal is exactly what deciding on the stored
+ * comment would give (a second ReceiveComment decides nothing). The appends
+ * of all the comments at hand, and of concurrent calls (webhooks), share
+ * statements (AppendBatcher).
  */
 @Injectable()
 export class CommentIngestion {
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
-    private readonly runner: CommentCommandRunner,
+    private readonly appends: AppendBatcher,
+    private readonly config: AppConfig,
     private readonly recentReplies: RecentReplies,
   ) {}
 
@@ -37,38 +52,42 @@ export class CommentIngestion {
         !this.recentReplies.has(item.platform, c.platformCommentId) &&
         bare(c.author) !== bare(item.handle),
     );
-    let stored = 0;
-    for (const comment of fresh) {
-      const commentId = commentIdOf(item.workspaceId, item.platform, comment.platformCommentId);
-      const { sentiment, tags } = classifyComment(comment.text);
-      const { events } = await this.runner.run(
-        commentId,
-        item.workspaceId,
-        (now) => ({
-          type: 'ReceiveComment',
-          comment: {
-            commentId,
-            workspaceId: item.workspaceId,
-            platform: item.platform,
-            platformCommentId: comment.platformCommentId,
-            platformPostId: item.platformPostId,
-            postId: item.postId,
-            accountId: item.accountId,
-            author: comment.author,
-            text: comment.text,
-            url: comment.url,
-            postTitle: item.postTitle,
-            commentedAt: validDate(comment.createdAt),
-            sentiment,
-            tags,
-          },
-          now,
-        }),
-        requestId,
-      );
-      stored += events.length;
+    const outcomes: Array<Promise<StreamAppendOutcome>> = [];
+    for (const [index, comment] of fresh.entries()) {
+      const outcome = this.appends.append(this.receipt(item, comment, requestId));
+      outcome.catch(() => undefined); // awaited below; a failed statement must not be an unhandled rejection while classification goes on
+      outcomes.push(outcome);
+      // Classification is the CPU-bound part: yielding now and then lets the receipts classified so far be written meanwhile.
+      if ((index + 1) % CLASSIFIED_PER_YIELD === 0) await new Promise((resolve) => setImmediate(resolve));
     }
-    return stored;
+    return (await Promise.all(outcomes)).filter((outcome) => !(outcome instanceof WrongExpectedRevisionError)).length;
+  }
+
+  /** The comment classified and its receipt decided on a stream with nothing in it yet. */
+  private receipt(item: PublishedItem, comment: IncomingComment, requestId: string | undefined): StreamAppend {
+    const commentId = commentIdOf(item.workspaceId, item.platform, comment.platformCommentId);
+    const { sentiment, tags } = classifyComment(comment.text);
+    const command: ReceiveComment = {
+      type: 'ReceiveComment',
+      comment: {
+        commentId,
+        workspaceId: item.workspaceId,
+        platform: item.platform,
+        platformCommentId: comment.platformCommentId,
+        platformPostId: item.platformPostId,
+        postId: item.postId,
+        accountId: item.accountId,
+        author: comment.author,
+        text: comment.text,
+        url: comment.url,
+        postTitle: item.postTitle,
+        commentedAt: validDate(comment.createdAt),
+        sentiment,
+        tags,
+      },
+      now: this.config.now(),
+    };
+    return { streamId: commentStreamId(commentId), events: toNewCommentEvents(decide(command, initialState()), item.workspaceId, requestId), expected: 'no_stream' };
   }
 
   /**

@@ -1,7 +1,7 @@
 import { PoolClient } from 'pg';
 import { CommentEvent, CommentReceivedData } from '@app/contracts';
 import { RecordedEvent } from '@app/event-store';
-import { applyInRevisionOrder, ApplyOutcome, outcomeOfSkip, ReadStream } from '../in-revision-order';
+import { applyInRevisionOrder, ApplyOutcome, ReadStream, skipReason } from '../in-revision-order';
 
 /** The row a CommentReceived starts, in comment_views' column names. */
 function receivedRow(recorded: RecordedEvent) {
@@ -52,9 +52,80 @@ export interface ViewTables {
   postDeletions: string;
 }
 
-/** A first comment the workspace posted itself: if ingestion stored it first, it leaves the list. */
-export async function ownCommentPosted(client: PoolClient, tables: ViewTables, postId: string, platformCommentId: string): Promise<void> {
-  await client.query(`DELETE FROM ${tables.commentViews} WHERE post_id = $1 AND platform_comment_id = $2`, [postId, platformCommentId]);
+/** What the events after a comment's receipt change on its row. */
+interface ReplyState {
+  id: string;
+  replied: boolean;
+  reply_ids: string[];
+  version: number;
+}
+
+/**
+ * A batch's comment rows folded in memory: the rows its replies touch are
+ * read once (locked), every event is applied under the version rule, and each
+ * changed row is written once.
+ */
+class CommentViewsFold {
+  private readonly rows = new Map<string, ReplyState>();
+  private readonly changed = new Set<string>();
+
+  private constructor(
+    private readonly client: PoolClient,
+    private readonly tables: ViewTables,
+  ) {}
+
+  static async load(client: PoolClient, tables: ViewTables, commentIds: string[]): Promise<CommentViewsFold> {
+    const fold = new CommentViewsFold(client, tables);
+    await fold.read(commentIds);
+    return fold;
+  }
+
+  private async read(commentIds: string[]): Promise<void> {
+    const { rows } = await this.client.query<ReplyState>(
+      `SELECT id, replied, reply_ids, version FROM ${this.tables.commentViews} WHERE id = ANY($1::uuid[]) FOR UPDATE`,
+      [commentIds],
+    );
+    for (const row of rows) this.rows.set(row.id, row);
+  }
+
+  async apply(recorded: RecordedEvent): Promise<ApplyOutcome> {
+    const event = { type: recorded.type, data: recorded.data } as CommentEvent;
+    switch (event.type) {
+      case 'CommentReceived': {
+        // Only a catch-up gets here: the row, inserted now or before, carries the receipt (or it is the workspace's own comment).
+        const commentId = event.data.commentId;
+        if (!this.rows.has(commentId)) {
+          await insertReceived(this.client, this.tables, [recorded]);
+          await this.read([commentId]);
+        }
+        return skipReason(this.rows.get(commentId)?.version, recorded.revision) ?? 'replayed';
+      }
+      case 'CommentReplied': {
+        const row = this.rows.get(event.data.commentId);
+        const skipped = skipReason(row?.version, recorded.revision);
+        if (skipped || !row) return skipped ?? 'absent';
+        row.replied = true;
+        row.reply_ids = [...row.reply_ids, event.data.replyPlatformId];
+        row.version += 1;
+        this.changed.add(row.id);
+        return 'applied';
+      }
+      default: {
+        const unknown: never = event;
+        throw new Error(`unknown comment event ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  async write(): Promise<void> {
+    if (this.changed.size === 0) return;
+    await this.client.query(
+      `UPDATE ${this.tables.commentViews} c SET replied = r.replied, reply_ids = r.reply_ids, version = r.version
+       FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, replied boolean, reply_ids text[], version integer)
+       WHERE c.id = r.id`,
+      [JSON.stringify([...this.changed].map((id) => this.rows.get(id)))],
+    );
+  }
 }
 
 /**
@@ -65,29 +136,12 @@ export async function ownCommentPosted(client: PoolClient, tables: ViewTables, p
  * (applyInRevisionOrder). Events of other streams are not its business.
  */
 export async function projectCommentEvents(client: PoolClient, events: RecordedEvent[], tables: ViewTables, readStream: ReadStream): Promise<void> {
-  const table = tables.commentViews;
   const commentEvents = events.filter((e) => e.streamId.startsWith('comment-'));
   // CommentReceived is always its stream's first event: inserting the batch's receipts first keeps every comment's order.
   await insertReceived(client, tables, commentEvents.filter((e) => e.type === 'CommentReceived'));
-  const apply = async (recorded: RecordedEvent): Promise<ApplyOutcome> => {
-    const event = { type: recorded.type, data: recorded.data } as CommentEvent;
-    switch (event.type) {
-      case 'CommentReceived':
-        // Only a catch-up gets here: the row, inserted now or before, carries the receipt (or it is the workspace's own comment).
-        await insertReceived(client, tables, [recorded]);
-        return outcomeOfSkip(client, table, event.data.commentId, recorded.revision);
-      case 'CommentReplied': {
-        const updated = await client.query(
-          `UPDATE ${table} SET replied = true, reply_ids = array_append(reply_ids, $3), version = $2 WHERE id = $1 AND version = $2 - 1`,
-          [event.data.commentId, Number(recorded.revision) + 1, event.data.replyPlatformId],
-        );
-        return updated.rowCount === 1 ? 'applied' : outcomeOfSkip(client, table, event.data.commentId, recorded.revision);
-      }
-      default: {
-        const unknown: never = event;
-        throw new Error(`unknown comment event ${JSON.stringify(unknown)}`);
-      }
-    }
-  };
-  await applyInRevisionOrder(commentEvents.filter((e) => e.type !== 'CommentReceived'), apply, readStream);
+  const later = commentEvents.filter((e) => e.type !== 'CommentReceived');
+  if (later.length === 0) return;
+  const fold = await CommentViewsFold.load(client, tables, [...new Set(later.map((e) => (e.data as { commentId: string }).commentId))]);
+  await applyInRevisionOrder(later, (event) => fold.apply(event), readStream);
+  await fold.write();
 }

@@ -2,7 +2,6 @@ import { PoolClient } from 'pg';
 import {
   AccountPublishedData,
   AccountPublishFailedData,
-  FirstCommentPostedData,
   LIMITS,
   PostCreatedData,
   PostEditedData,
@@ -13,8 +12,8 @@ import {
   ResolvedAccountEcho,
 } from '@app/contracts';
 import { RecordedEvent } from '@app/event-store';
-import { ownCommentPosted, ViewTables } from '../comments/comment-views.projection';
-import { applyInRevisionOrder, ApplyOutcome, outcomeOfSkip, ReadStream } from '../in-revision-order';
+import { ViewTables } from '../comments/comment-views.projection';
+import { applyInRevisionOrder, ApplyOutcome, ReadStream, skipReason } from '../in-revision-order';
 
 /** The list shows at most 500 characters of a body, then an ellipsis. */
 export function contentPreview(content: string): string {
@@ -29,8 +28,39 @@ export function withResult(results: PublishResult[], result: PublishResult, acco
   return accounts.flatMap((a) => byAccount.get(a.accountId) ?? []);
 }
 
-/** The row a PostCreated starts, in post_views' column names. */
-function createdRow(data: PostCreatedData, version: number) {
+/** A post_views row as a batch folds it in memory, in the table's column names. */
+interface PostRow {
+  id: string;
+  workspace_id: string;
+  content: string;
+  content_preview: string;
+  platforms: string[];
+  accounts: ResolvedAccountEcho[];
+  media_urls: string[];
+  alt_text: unknown[];
+  first_comments: string[];
+  status: string;
+  scheduled_at: string | Date | null;
+  published_at: string | Date | null;
+  results: PublishResult[];
+  error_message: string | null;
+  created_at: string | Date;
+  version: number;
+  publishing_since: string | Date | null;
+  own_comment_ids: string[];
+}
+
+/** Every column, with its type for jsonb_to_recordset: a folded row is written whole. */
+const POST_COLUMNS: Array<[keyof PostRow, string]> = [
+  ['id', 'uuid'], ['workspace_id', 'uuid'], ['content', 'text'], ['content_preview', 'text'], ['platforms', 'text[]'], ['accounts', 'jsonb'],
+  ['media_urls', 'jsonb'], ['alt_text', 'jsonb'], ['first_comments', 'jsonb'], ['status', 'text'], ['scheduled_at', 'timestamptz'],
+  ['published_at', 'timestamptz'], ['results', 'jsonb'], ['error_message', 'text'], ['created_at', 'timestamptz'], ['version', 'integer'],
+  ['publishing_since', 'timestamptz'], ['own_comment_ids', 'text[]'],
+];
+const COLUMN_NAMES = POST_COLUMNS.map(([name]) => name).join(', ');
+
+/** The row a PostCreated starts. */
+function createdRow(data: PostCreatedData, version: number): PostRow {
   return {
     id: data.postId,
     workspace_id: data.workspaceId,
@@ -43,34 +73,14 @@ function createdRow(data: PostCreatedData, version: number) {
     first_comments: data.firstComments,
     status: data.scheduledAt ? 'scheduled' : 'draft',
     scheduled_at: data.scheduledAt,
+    published_at: null,
+    results: [],
+    error_message: null,
     created_at: data.createdAt,
     version,
+    publishing_since: null,
+    own_comment_ids: [],
   };
-}
-
-/** Inserts every created post in one statement (a replay of a creation, or one delivered after its deletion, changes nothing). */
-async function createViews(client: PoolClient, tables: ViewTables, created: RecordedEvent[]): Promise<void> {
-  const table = tables.postViews;
-  if (created.length === 0) return;
-  const rows = created.map((e) => createdRow(e.data as PostCreatedData, Number(e.revision) + 1));
-  await client.query(
-    `INSERT INTO ${table} (id, workspace_id, content, content_preview, platforms, accounts, media_urls, alt_text, first_comments,
-                           status, scheduled_at, created_at, version)
-     SELECT r.* FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, workspace_id uuid, content text, content_preview text, platforms text[],
-       accounts jsonb, media_urls jsonb, alt_text jsonb, first_comments jsonb, status text, scheduled_at timestamptz, created_at timestamptz, version integer)
-     WHERE NOT EXISTS (SELECT 1 FROM ${tables.postDeletions} d WHERE d.id = r.id)
-     ON CONFLICT (id) DO NOTHING`,
-    [JSON.stringify(rows)],
-  );
-}
-
-/** Reads the row the event changes; null unless the event is the next one it needs (see outcomeOfSkip). */
-async function rowFor(client: PoolClient, table: string, postId: string, version: number): Promise<{ results: PublishResult[]; accounts: ResolvedAccountEcho[] } | null> {
-  const { rows } = await client.query<{ results: PublishResult[]; accounts: ResolvedAccountEcho[] }>(
-    `SELECT results, accounts FROM ${table} WHERE id = $1 AND version = $2 - 1 FOR UPDATE`,
-    [postId, version],
-  );
-  return rows[0] ?? null;
 }
 
 function outcomeResult(event: { type: 'AccountPublished'; data: AccountPublishedData } | { type: 'AccountPublishFailed'; data: AccountPublishFailedData }, accounts: ResolvedAccountEcho[]): PublishResult {
@@ -81,27 +91,146 @@ function outcomeResult(event: { type: 'AccountPublished'; data: AccountPublished
     : { ...base, success: false, error: event.data.error };
 }
 
-/** The columns an edit changes; the status follows the schedule (a post without one is a draft). */
-function editChange(data: PostEditedData): { sql: string; params: unknown[] } {
-  const sets: string[] = [];
-  const params: unknown[] = [];
-  const set = (column: string, value: unknown) => sets.push(`${column} = $${params.push(value) + 2}`);
+/** What an edit changes; the status follows the schedule (a post without one is a draft). */
+function applyEdit(row: PostRow, data: PostEditedData): void {
   if (data.content !== undefined) {
-    set('content', data.content);
-    set('content_preview', contentPreview(data.content));
+    row.content = data.content;
+    row.content_preview = contentPreview(data.content);
   }
-  if (data.mediaUrls !== undefined) set('media_urls', JSON.stringify(data.mediaUrls));
-  if (data.altText !== undefined) set('alt_text', JSON.stringify(data.altText));
-  if (data.firstComments !== undefined) set('first_comments', JSON.stringify(data.firstComments));
+  if (data.mediaUrls !== undefined) row.media_urls = data.mediaUrls;
+  if (data.altText !== undefined) row.alt_text = data.altText;
+  if (data.firstComments !== undefined) row.first_comments = data.firstComments;
   if (data.accounts !== undefined) {
-    set('accounts', JSON.stringify(data.accounts.map((a) => ({ accountId: a.accountId, platform: a.platform, account: a.handle }))));
-    set('platforms', [...new Set(data.accounts.map((a) => a.platform))]);
+    row.accounts = data.accounts.map((a) => ({ accountId: a.accountId, platform: a.platform, account: a.handle }));
+    row.platforms = [...new Set(data.accounts.map((a) => a.platform))];
   }
   if (data.scheduledAt !== undefined) {
-    set('scheduled_at', data.scheduledAt);
-    set('status', data.scheduledAt ? 'scheduled' : 'draft');
+    row.scheduled_at = data.scheduledAt;
+    row.status = data.scheduledAt ? 'scheduled' : 'draft';
   }
-  return { sql: sets.join(', '), params };
+}
+
+/** One event after a post's creation, on its row (the row's next event: the version is checked before). */
+function applyChange(row: PostRow, event: Exclude<PostEvent, { type: 'PostCreated' | 'PostDeleted' }>): void {
+  switch (event.type) {
+    case 'PublishRequested': {
+      const retried = new Set((event.data as PublishRequestedData).accounts.map((a) => a.accountId));
+      row.status = 'publishing';
+      row.error_message = null;
+      row.results = row.results.filter((r) => !retried.has(r.accountId));
+      row.publishing_since = event.data.requestedAt;
+      break;
+    }
+    case 'AccountPublished':
+    case 'AccountPublishFailed':
+      row.results = withResult(row.results, outcomeResult(event, row.accounts), row.accounts);
+      break;
+    case 'PublishCompleted': {
+      const data: PublishCompletedData = event.data;
+      row.status = data.status;
+      row.published_at = data.publishedAt;
+      row.error_message = data.errorMessage;
+      break;
+    }
+    case 'PostEdited':
+      applyEdit(row, event.data);
+      break;
+    case 'ScheduledPostExpired':
+      row.status = 'failed';
+      row.error_message = event.data.error.message;
+      break;
+    case 'FirstCommentPosted':
+      row.own_comment_ids = [...row.own_comment_ids, event.data.platformCommentId];
+      break;
+    default:
+      break; // events that change nothing the view shows: only the version moves
+  }
+}
+
+/**
+ * A batch's post rows folded in memory: the rows its streams touch are read
+ * once (locked), every event is applied to them under the same version rule
+ * as one UPDATE per event would be, and each changed row is written once.
+ */
+class PostViewsFold {
+  /** The rows of the batch's posts as they stand, by post id (absent: no row). */
+  private readonly rows = new Map<string, PostRow>();
+  private readonly deleted = new Set<string>();
+  private readonly changed = new Set<string>();
+  private readonly newlyDeleted = new Set<string>();
+  /** First comments the workspace posted: their comment views, if ingestion stored them first, go. */
+  private readonly ownComments: Array<{ postId: string; platformCommentId: string }> = [];
+
+  private constructor(private readonly tables: ViewTables) {}
+
+  static async load(client: PoolClient, tables: ViewTables, postIds: string[]): Promise<PostViewsFold> {
+    const fold = new PostViewsFold(tables);
+    const { rows } = await client.query<PostRow>(`SELECT ${COLUMN_NAMES} FROM ${tables.postViews} WHERE id = ANY($1::uuid[]) FOR UPDATE`, [postIds]);
+    for (const row of rows) fold.rows.set(row.id, row);
+    const deletions = await client.query<{ id: string }>(`SELECT id FROM ${tables.postDeletions} WHERE id = ANY($1::uuid[])`, [postIds]);
+    for (const { id } of deletions.rows) fold.deleted.add(id);
+    return fold;
+  }
+
+  /** A creation starts the row, unless it has one already (a replay) or the post is deleted (its creation delivered late). */
+  create(recorded: RecordedEvent): void {
+    const data = recorded.data as PostCreatedData;
+    if (this.rows.has(data.postId) || this.deleted.has(data.postId)) return;
+    this.rows.set(data.postId, createdRow(data, Number(recorded.revision) + 1));
+    this.changed.add(data.postId);
+  }
+
+  apply(recorded: RecordedEvent): ApplyOutcome {
+    const event = { type: recorded.type, data: recorded.data } as PostEvent;
+    const postId = event.data.postId;
+    if (event.type === 'FirstCommentPosted') this.ownComments.push({ postId, platformCommentId: event.data.platformCommentId });
+    if (event.type === 'PostCreated') {
+      // Only a catch-up gets here: the row, started now or before, carries the creation (or the post is gone).
+      this.create(recorded);
+      return skipReason(this.rows.get(postId)?.version, recorded.revision) ?? 'replayed';
+    }
+    if (event.type === 'PostDeleted') {
+      // The stream's last event: whatever the row missed no longer matters, and its creation can no longer bring it back.
+      this.deleted.add(postId);
+      this.newlyDeleted.add(postId);
+      this.rows.delete(postId);
+      this.changed.delete(postId);
+      return 'applied';
+    }
+    const row = this.rows.get(postId);
+    const skipped = skipReason(row?.version, recorded.revision);
+    if (skipped || !row) return skipped ?? 'absent';
+    applyChange(row, event);
+    row.version += 1;
+    this.changed.add(postId);
+    return 'applied';
+  }
+
+  /** The folded rows written once each, the deletions, then the own first comments taken out of the comment list. */
+  async write(client: PoolClient): Promise<void> {
+    const { postViews, postDeletions, commentViews } = this.tables;
+    if (this.newlyDeleted.size > 0) {
+      const ids = [...this.newlyDeleted];
+      await client.query(`INSERT INTO ${postDeletions} (id) SELECT unnest($1::uuid[]) ON CONFLICT (id) DO NOTHING`, [ids]);
+      await client.query(`DELETE FROM ${postViews} WHERE id = ANY($1::uuid[])`, [ids]);
+    }
+    if (this.changed.size > 0) {
+      const rows = [...this.changed].map((id) => this.rows.get(id)!);
+      await client.query(
+        `INSERT INTO ${postViews} (${COLUMN_NAMES})
+         SELECT ${COLUMN_NAMES} FROM jsonb_to_recordset($1::jsonb) AS r(${POST_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')})
+         ON CONFLICT (id) DO UPDATE SET ${POST_COLUMNS.slice(1).map(([name]) => `${name} = EXCLUDED.${name}`).join(', ')}`,
+        [JSON.stringify(rows)],
+      );
+    }
+    if (this.ownComments.length > 0) {
+      await client.query(
+        `DELETE FROM ${commentViews} c USING unnest($1::uuid[], $2::text[]) AS own(post_id, platform_comment_id)
+         WHERE c.post_id = own.post_id AND c.platform_comment_id = own.platform_comment_id`,
+        [this.ownComments.map((o) => o.postId), this.ownComments.map((o) => o.platformCommentId)],
+      );
+    }
+  }
 }
 
 /**
@@ -112,75 +241,11 @@ function editChange(data: PostEditedData): { sql: string; params: unknown[] } {
  * (applyInRevisionOrder), never applied out of order.
  */
 export async function projectPostEvents(client: PoolClient, events: RecordedEvent[], tables: ViewTables, readStream: ReadStream): Promise<void> {
-  const table = tables.postViews;
   const postEvents = events.filter((e) => e.streamId.startsWith('post-'));
-  // PostCreated is always its stream's first event: inserting the batch's creations first keeps every post's order.
-  await createViews(client, tables, postEvents.filter((e) => e.type === 'PostCreated'));
-  const apply = async (recorded: RecordedEvent): Promise<ApplyOutcome> => {
-    if (recorded.type === 'PostCreated') {
-      // Only a catch-up gets here: the row, inserted now or before, carries the creation (or the post is gone).
-      await createViews(client, tables, [recorded]);
-      return outcomeOfSkip(client, table, (recorded.data as PostCreatedData).postId, recorded.revision);
-    }
-    const outcome = await projectChange(client, recorded, tables);
-    if (recorded.type === 'FirstCommentPosted') {
-      const data = recorded.data as FirstCommentPostedData;
-      await ownCommentPosted(client, tables, data.postId, data.platformCommentId);
-    }
-    return outcome;
-  };
-  await applyInRevisionOrder(postEvents.filter((e) => e.type !== 'PostCreated'), apply, readStream);
-}
-
-/** One event after a post's creation, applied only when it is the row's next one. */
-async function projectChange(client: PoolClient, recorded: RecordedEvent, tables: ViewTables): Promise<ApplyOutcome> {
-  const table = tables.postViews;
-  const event = { type: recorded.type, data: recorded.data } as Exclude<PostEvent, { type: 'PostCreated' }>;
-  const version = Number(recorded.revision) + 1;
-  const postId = event.data.postId;
-  if (event.type === 'PostDeleted') {
-    // The stream's last event: whatever the row missed no longer matters, and its creation can no longer bring it back.
-    await client.query(`INSERT INTO ${tables.postDeletions} (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [postId]);
-    await client.query(`DELETE FROM ${table} WHERE id = $1`, [postId]);
-    return 'applied';
-  }
-  let change: { sql: string; params: unknown[] } | null = null;
-  switch (event.type) {
-    case 'PublishRequested': {
-      const row = await rowFor(client, table, postId, version);
-      if (!row) return outcomeOfSkip(client, table, postId, recorded.revision);
-      const retried = new Set((event.data as PublishRequestedData).accounts.map((a) => a.accountId));
-      change = {
-        sql: `status = 'publishing', error_message = NULL, results = $3, publishing_since = $4`,
-        params: [JSON.stringify(row.results.filter((r) => !retried.has(r.accountId))), (event.data as PublishRequestedData).requestedAt],
-      };
-      break;
-    }
-    case 'AccountPublished':
-    case 'AccountPublishFailed': {
-      const row = await rowFor(client, table, postId, version);
-      if (!row) return outcomeOfSkip(client, table, postId, recorded.revision);
-      change = { sql: 'results = $3', params: [JSON.stringify(withResult(row.results, outcomeResult(event, row.accounts), row.accounts))] };
-      break;
-    }
-    case 'PublishCompleted': {
-      const data: PublishCompletedData = event.data;
-      change = { sql: 'status = $3, published_at = $4, error_message = $5', params: [data.status, data.publishedAt, data.errorMessage] };
-      break;
-    }
-    case 'PostEdited':
-      change = editChange(event.data);
-      break;
-    case 'ScheduledPostExpired':
-      change = { sql: `status = 'failed', error_message = $3`, params: [event.data.error.message] };
-      break;
-    case 'FirstCommentPosted':
-      change = { sql: 'own_comment_ids = array_append(own_comment_ids, $3)', params: [event.data.platformCommentId] };
-      break;
-    default:
-      break; // events that change nothing the view shows: only the version moves
-  }
-  // Only the changes that build on the row read it first; the others are one statement, skipped by the version unless next.
-  const updated = await client.query(`UPDATE ${table} SET version = $2${change ? `, ${change.sql}` : ''} WHERE id = $1 AND version = $2 - 1`, [postId, version, ...(change?.params ?? [])]);
-  return updated.rowCount === 1 ? 'applied' : outcomeOfSkip(client, table, postId, recorded.revision);
+  if (postEvents.length === 0) return;
+  const fold = await PostViewsFold.load(client, tables, [...new Set(postEvents.map((e) => (e.data as { postId: string }).postId))]);
+  // PostCreated is always its stream's first event: starting the batch's rows first keeps every post's order.
+  for (const created of postEvents.filter((e) => e.type === 'PostCreated')) fold.create(created);
+  await applyInRevisionOrder(postEvents.filter((e) => e.type !== 'PostCreated'), async (event) => fold.apply(event), readStream);
+  await fold.write(client);
 }
