@@ -2,7 +2,7 @@ import { ALL_APPS } from '../../tools/local/in-process-stack';
 import { SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../apps/gateway/src/errors/api-exception.filter';
 import { READINESS_CHECK_TIMEOUT_MS } from '../../libs/health/src/health.controller';
 import { PrivateInfra, startPrivateInfra } from '../support/private-infra';
-import { NO_RATE_LIMIT, createPostsWithoutPause, expectEveryAcceptedPostListedAndFinal, expectResultsMatchPlatforms, probeReadiness, untilAllReady } from '../support/outage-traffic';
+import { OUTAGE_COMMAND_TIMEOUT_MS, OUTAGE_STACK_OVERRIDES, createPostsWithoutPause, expectEveryAcceptedPostListedAndFinal, expectResultsMatchPlatforms, probeReadiness, untilAllReady } from '../support/outage-traffic';
 import { TestStack } from '../support/test-stack';
 
 /**
@@ -12,16 +12,6 @@ import { TestStack } from '../support/test-stack';
  * the outage time out inside it, and several reconnect attempts fail before the server is back.
  */
 const OUTAGE_MS = 5_000;
-/** As in the database outage test: the waits of a publishNow answer fit inside the command timeout. */
-const COMMAND_TIMEOUT_MS = 3_000;
-const WAITS = { projectionWaitMs: 1_000, publishWaitMs: 1_500 };
-/**
- * A PublishRequested that fails during the outage is retried after a tenth of the ack wait,
- * doubling (see retryDelayMs), five deliveries in all: with 15 s the retries come 1.5, 3, 6 and
- * 12 s apart, spanning the outage with room to spare while the last one comes soon enough for
- * the test to wait for it (the production default, 30 s, spans about 45 s of outage).
- */
-const PUBLISHER = { publisherAckWaitMs: 15_000 };
 
 describe('NATS killed and restarted', () => {
   let infra: PrivateInfra & { destroy(): Promise<void> };
@@ -29,7 +19,7 @@ describe('NATS killed and restarted', () => {
 
   beforeAll(async () => {
     infra = await startPrivateInfra();
-    stack = await TestStack.start({ infra, sandbox: true, overrides: { commandTimeoutMs: COMMAND_TIMEOUT_MS, ...WAITS, ...PUBLISHER, ...NO_RATE_LIMIT } });
+    stack = await TestStack.start({ infra, sandbox: true, overrides: OUTAGE_STACK_OVERRIDES });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -60,7 +50,7 @@ describe('NATS killed and restarted', () => {
     for (const refused of answers.filter((answer) => answer.status === 503)) {
       expect(refused).toMatchObject({ code: 'service_unavailable', retryAfter: String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) });
     }
-    expect(answers.filter((answer) => answer.ms >= COMMAND_TIMEOUT_MS + 500)).toEqual([]);
+    expect(answers.filter((answer) => answer.ms >= OUTAGE_COMMAND_TIMEOUT_MS + 500)).toEqual([]);
     expect(refusedDuringOutage).toBeGreaterThan(0);
     expect(answers.filter((answer) => answer.status < 300).length).toBeGreaterThan(acceptedBefore);
 

@@ -10,6 +10,28 @@ import { TestStack } from './test-stack';
  */
 export const NO_RATE_LIMIT = { rateLimitGeneralPerMinute: 0 };
 
+/**
+ * Short, so that "never a hang past COMMAND_TIMEOUT_MS" is checked at a scale a test can wait for.
+ * A publishNow answer also waits for the read model and the outcomes (PROJECTION_WAIT_MS,
+ * PUBLISH_WAIT_MS, sharing one deadline): both fit inside the command timeout.
+ */
+export const OUTAGE_COMMAND_TIMEOUT_MS = 3_000;
+
+/**
+ * The settings of a stack that goes through an outage. A PublishRequested that fails during the
+ * outage is retried after a tenth of the ack wait, doubling (see retryDelayMs), five deliveries in
+ * all: with 15 s the retries come 1.5, 3, 6 and 12 s apart, spanning the outage with room to spare
+ * while the last one comes soon enough for the test to wait for it (the production default, 30 s,
+ * spans about 45 s of outage).
+ */
+export const OUTAGE_STACK_OVERRIDES = {
+  commandTimeoutMs: OUTAGE_COMMAND_TIMEOUT_MS,
+  projectionWaitMs: 1_000,
+  publishWaitMs: 1_500,
+  publisherAckWaitMs: 15_000,
+  ...NO_RATE_LIMIT,
+};
+
 /** What the outage tests record of each API answer. */
 export interface Answer {
   status: number;
