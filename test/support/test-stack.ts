@@ -5,7 +5,6 @@ import { PG_POOL } from '@app/database';
 import { NATS_CONNECTION } from '@app/messaging';
 import { Platform, PLATFORMS, Scope } from '@app/contracts';
 import { createTestDatabase, TEST_NATS_URL, TestDatabase, testNamespace } from '@app/testing';
-import { sandboxEndpoints } from '@app/platforms';
 import { Account, AccountStore, TokenCipher } from '@app/accounts';
 import { WorkspaceStore } from '@app/workspaces';
 import { RunningPlatformSandbox, startPlatformSandbox } from '../../apps/platform-sandbox/src/sandbox';
@@ -50,7 +49,7 @@ export class TestStack {
       port: 0,
       host: '127.0.0.1',
       // Tests never reach a real platform: without a sandbox every endpoint is a closed local port.
-      platformEndpoints: sandboxEndpoints(sandbox?.url ?? 'http://127.0.0.1:9'),
+      platformSandboxUrl: sandbox?.url ?? 'http://127.0.0.1:9',
       platformRetry: { baseDelayMs: 1, maxDelayMs: 5 },
       // The sandbox's media host is on loopback: the one private place media may come from in tests.
       mediaAllowedHosts: sandbox ? [new URL(sandbox.mediaUrl).host] : [],

@@ -3,7 +3,6 @@ import { AccountStore, TokenCipher } from '@app/accounts';
 import { AppConfig } from '@app/config';
 import { accountStreamId, Platform } from '@app/contracts';
 import { PostgresEventStore } from '@app/event-store';
-import { sandboxEndpoints } from '@app/platforms';
 import { createTestDatabase, TestDatabase } from '@app/testing';
 import { WorkspaceStore } from '@app/workspaces';
 import { RunningPlatformSandbox, startPlatformSandbox } from '../../apps/platform-sandbox/src/sandbox';
@@ -39,7 +38,7 @@ describe('admin command line (in-process, real Postgres, platform sandbox)', () 
     config = new AppConfig().with({
       databaseUrl: db.url,
       tokenEncryptionKey,
-      platformEndpoints: sandboxEndpoints(sandbox.url),
+      platformSandboxUrl: sandbox.url,
       platformRetry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 5 },
     });
   });

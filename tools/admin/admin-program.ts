@@ -2,7 +2,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { toAccountView } from '@app/accounts';
 import { DomainError, isPlatform, isScope, Platform, PLATFORMS, Scope, SCOPES } from '@app/contracts';
 import { OAuthApps } from '@app/credentials';
-import { PlatformAuthRegistry } from '@app/platforms';
+import { PlatformAuthRegistry, platformClientOptions } from '@app/platforms';
 import { WorkspaceStore } from '@app/workspaces';
 import { ConnectWithCredentialsHandler } from '../../apps/accounts/src/connect/connect-with-credentials.handler';
 import { DisconnectAccountHandler } from '../../apps/accounts/src/disconnect/disconnect-account.handler';
@@ -61,7 +61,7 @@ async function requireWorkspace(store: WorkspaceStore, workspaceId: string): Pro
  * and both append the account's lifecycle events as the service does.
  */
 function accountHandlers({ config, accounts, events }: StoreSession) {
-  const auth = new PlatformAuthRegistry(config.platformClients());
+  const auth = new PlatformAuthRegistry(platformClientOptions(config));
   const lifecycle = new AccountLifecycle(accounts, events);
   const apps = new OAuthApps({ apps: config.platformApps, callbackUrl: config.oauthCallbackUrl }, accounts, auth);
   return {

@@ -5,7 +5,7 @@ import { AppendBatcher, EVENT_STORE, EventStore, EventStoreModule } from '@app/e
 import { HealthModule } from '@app/health';
 import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
-import { ConnectorRegistry } from '@app/platforms';
+import { ConnectorRegistry, platformClientOptions } from '@app/platforms';
 import { QuotasModule } from '@app/quotas';
 import { AccountsModule } from '@app/accounts';
 import { accountCredentialsProviders, CommandReauthReporter } from '@app/credentials';
@@ -26,7 +26,7 @@ export class CommentsModule {
       module: CommentsModule,
       imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, AccountsModule, QuotasModule, HealthModule, ObservabilityModule],
       providers: [
-        { provide: ConnectorRegistry, useFactory: () => new ConnectorRegistry(config.platformClients()) },
+        { provide: ConnectorRegistry, useFactory: () => new ConnectorRegistry(platformClientOptions(config)) },
         ...accountCredentialsProviders(config, CommandReauthReporter),
         CommentCommandRunner,
         // One per process: every ingestion's appends (polls, concurrent webhooks) share its statements.

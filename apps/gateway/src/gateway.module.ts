@@ -8,7 +8,7 @@ import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
 import { CommentViewsReader, POST_VIEWS_PROJECTION, PostViewsReader, ProjectionWaiter } from '@app/read-models';
 import { AccountsModule } from '@app/accounts';
-import { WebhookStoresModule } from '@app/webhooks';
+import { WebhookStoresModule } from '@app/webhooks/stores';
 import { WorkspacesModule } from '@app/workspaces';
 import { AccountsController } from './accounts/accounts.controller';
 import { CommentsController } from './comments/comments.controller';

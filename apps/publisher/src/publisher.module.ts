@@ -4,7 +4,7 @@ import { DatabaseModule } from '@app/database';
 import { HealthModule, READINESS_CHECKS, ReadinessCheck } from '@app/health';
 import { ObservabilityModule } from '@app/observability';
 import { CommandClient, MessagingModule } from '@app/messaging';
-import { ConnectorRegistry } from '@app/platforms';
+import { ConnectorRegistry, platformClientOptions } from '@app/platforms';
 import { QuotasModule } from '@app/quotas';
 import { AccountsModule } from '@app/accounts';
 import { accountCredentialsProviders, CommandReauthReporter } from '@app/credentials';
@@ -21,7 +21,7 @@ export class PublisherModule {
       module: PublisherModule,
       imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, AccountsModule, QuotasModule, HealthModule, ObservabilityModule],
       providers: [
-        { provide: ConnectorRegistry, useFactory: () => new ConnectorRegistry(config.platformClients()) },
+        { provide: ConnectorRegistry, useFactory: () => new ConnectorRegistry(platformClientOptions(config)) },
         ...accountCredentialsProviders(config, CommandReauthReporter),
         { provide: PostsPublication, inject: [CommandClient], useFactory: (commands: CommandClient) => new PostsPublication(commands) },
         PublishRequestedHandler,

@@ -4,7 +4,7 @@ import { AppConfig } from './app-config';
 const base = { TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
 
 describe('AppConfig: connecting accounts', () => {
-  it('reads each platform app, the callback url and the LinkedIn version, and hands the version to the platform clients', () => {
+  it('reads each platform app, the callback url and the LinkedIn version', () => {
     const config = AppConfig.fromEnv({
       ...base,
       X_CLIENT_ID: 'x-id',
@@ -15,23 +15,36 @@ describe('AppConfig: connecting accounts', () => {
     });
     expect(config.platformApps).toEqual({ x: { clientId: 'x-id', clientSecret: 'x-secret' }, tiktok: { clientId: 'tt-key', clientSecret: null } });
     expect(config.oauthCallbackUrl).toBe('https://api.example.com/api/v1/accounts/connect/callback');
-    expect(config.platformClients()).toMatchObject({ linkedInApiVersion: '202610', endpoints: config.platformEndpoints });
+    expect(config.linkedInApiVersion).toBe('202610');
   });
 
   it('leaves the LinkedIn version to the connector when unset', () => {
-    expect(AppConfig.fromEnv(base).platformClients()).not.toHaveProperty('linkedInApiVersion');
+    expect(AppConfig.fromEnv(base).linkedInApiVersion).toBeNull();
+  });
+});
+
+describe('AppConfig: where the platforms are', () => {
+  it('keeps PLATFORM_SANDBOX_URL and PLATFORM_BASE_URL_<PLATFORM> as plain values, without trailing slashes', () => {
+    const config = AppConfig.fromEnv({ ...base, PLATFORM_SANDBOX_URL: 'http://127.0.0.1:4010/', PLATFORM_BASE_URL_MASTODON: 'https://social.example//' });
+    expect(config.platformSandboxUrl).toBe('http://127.0.0.1:4010');
+    expect(config.platformBaseUrls).toEqual({ mastodon: 'https://social.example' });
+  });
+
+  it('configures no sandbox and no override when unset (libs/platforms then uses the real hosts)', () => {
+    const config = AppConfig.fromEnv(base);
+    expect(config.platformSandboxUrl).toBeNull();
+    expect(config.platformBaseUrls).toEqual({});
   });
 });
 
 describe('AppConfig: MEDIA_ALLOWED_HOSTS', () => {
-  it('reads hosts, host:port pairs and CIDR ranges and hands them to the media fetcher', () => {
+  it('reads hosts, host:port pairs and CIDR ranges', () => {
     const config = AppConfig.fromEnv({ ...base, MEDIA_ALLOWED_HOSTS: ' media.internal , 127.0.0.1:4011,10.0.0.0/8,' });
     expect(config.mediaAllowedHosts).toEqual(['media.internal', '127.0.0.1:4011', '10.0.0.0/8']);
-    expect(config.platformClients().media).toEqual({ allowedHosts: ['media.internal', '127.0.0.1:4011', '10.0.0.0/8'] });
   });
 
   it('allows nothing private when unset', () => {
-    expect(AppConfig.fromEnv(base).platformClients().media).toEqual({ allowedHosts: [] });
+    expect(AppConfig.fromEnv(base).mediaAllowedHosts).toEqual([]);
   });
 
   it('refuses a malformed entry at start-up', () => {

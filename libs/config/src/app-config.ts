@@ -1,9 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { Platform, PLATFORMS } from '@app/contracts';
 import { MediaHostAllowList } from '@app/media';
-import { DEFAULT_PLATFORM_ENDPOINTS, PlatformClientOptions, PlatformEndpoints, platformEndpointsFromEnv, RetryPolicy } from '@app/platforms';
 
 export type EventStoreKind = 'postgres' | 'eventstoredb';
+
+/** The numbers of the connectors' retry policy a deployment (or a test) may override; libs/platforms owns the policy. */
+export interface PlatformRetrySettings {
+  maxAttempts?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  maxRateLimitWaitMs?: number;
+  requestTimeoutMs?: number;
+}
+
+function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
 
 /** Comment polling per platform: a minute, five on X (recent search allows few calls per 15 minutes). */
 const DEFAULT_COMMENTS_POLL_INTERVAL_MS: Record<Platform, number> = {
@@ -35,10 +47,16 @@ export class AppConfig {
   projectionWaitMs = 5_000;
   /** How long a publish request waits for every account's outcome before answering 202 (publishing). */
   publishWaitMs = 8_000;
-  /** Base URL per platform (PLATFORM_SANDBOX_URL, PLATFORM_BASE_URL_<PLATFORM>); the real hosts by default. */
-  platformEndpoints: PlatformEndpoints = { ...DEFAULT_PLATFORM_ENDPOINTS };
+  /**
+   * PLATFORM_SANDBOX_URL: every platform under one sandbox, each at its own prefix. Plain values
+   * only: libs/platforms turns them into endpoints (platformClientOptions), so configuration
+   * loads no connector.
+   */
+  platformSandboxUrl: string | null = null;
+  /** PLATFORM_BASE_URL_<PLATFORM> (e.g. PLATFORM_BASE_URL_MASTODON): one platform elsewhere, over the sandbox or the real host. */
+  platformBaseUrls: Partial<Record<Platform, string>> = {};
   /** Overrides of the connectors' retry policy (tests shorten the delays). */
-  platformRetry: Partial<RetryPolicy> = {};
+  platformRetry: PlatformRetrySettings = {};
   /**
    * MEDIA_ALLOWED_HOSTS (comma-separated): hosts, host:port pairs and CIDR ranges the media
    * fetcher may reach although they are loopback or private (the local sandbox, an internal
@@ -140,7 +158,11 @@ export class AppConfig {
     config.commandTimeoutMs = int('COMMAND_TIMEOUT_MS', config.commandTimeoutMs);
     config.projectionWaitMs = int('PROJECTION_WAIT_MS', config.projectionWaitMs);
     config.publishWaitMs = int('PUBLISH_WAIT_MS', config.publishWaitMs);
-    config.platformEndpoints = platformEndpointsFromEnv(env);
+    config.platformSandboxUrl = env.PLATFORM_SANDBOX_URL ? withoutTrailingSlash(env.PLATFORM_SANDBOX_URL) : null;
+    for (const platform of PLATFORMS) {
+      const baseUrl = env[`PLATFORM_BASE_URL_${platform.toUpperCase()}`];
+      if (baseUrl) config.platformBaseUrls[platform] = withoutTrailingSlash(baseUrl);
+    }
     config.mediaAllowedHosts = (env.MEDIA_ALLOWED_HOSTS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
     try {
       // Parsed here only to refuse a malformed entry at start-up, not at the first post with media.
@@ -177,16 +199,6 @@ export class AppConfig {
     config.accountsRefreshIntervalMs = int('ACCOUNTS_REFRESH_INTERVAL_MS', config.accountsRefreshIntervalMs);
     if (errors.length) throw new Error(`invalid configuration:\n  ${errors.join('\n  ')}`);
     return config;
-  }
-
-  /** What the connectors and the sign-in clients are built from: endpoints, retry policy, media allow-list, LinkedIn version. */
-  platformClients(): PlatformClientOptions {
-    return {
-      endpoints: this.platformEndpoints,
-      retry: this.platformRetry,
-      media: { allowedHosts: this.mediaAllowedHosts },
-      ...(this.linkedInApiVersion ? { linkedInApiVersion: this.linkedInApiVersion } : {}),
-    };
   }
 
   with(overrides: Partial<AppConfig>): AppConfig {

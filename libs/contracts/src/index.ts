@@ -15,3 +15,4 @@ export * from './account-events';
 export * from './account-api';
 export * from './storable-text';
 export * from './webhooks';
+export * from './position';

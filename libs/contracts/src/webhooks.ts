@@ -25,6 +25,9 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** What an endpoint may subscribe to: every type but the webhook.disabled notice, which every enabled endpoint gets. */
 export const SUBSCRIBABLE_WEBHOOK_EVENT_TYPES = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'webhook.disabled');
 
+/** Longest endpoint url the API takes (the gateway's request schema and the webhooks lib's check share it). */
+export const MAX_WEBHOOK_URL_CHARS = 2048;
+
 /** Schema version of every payload's data: bumped (and documented) when a field changes meaning or goes away. */
 export const WEBHOOK_PAYLOAD_VERSION = 1;
 

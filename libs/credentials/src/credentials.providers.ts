@@ -2,7 +2,7 @@ import { Injectable, Provider, Type } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { AccountStore } from '@app/accounts';
 import { CommandClient } from '@app/messaging';
-import { PlatformAuthRegistry } from '@app/platforms';
+import { PlatformAuthRegistry, platformClientOptions } from '@app/platforms';
 import { AccountCredentials, ReauthReporter } from './account-credentials';
 import { OAuthApps } from './oauth-apps';
 
@@ -24,7 +24,7 @@ export class CommandReauthReporter implements ReauthReporter {
  */
 export function accountCredentialsProviders(config: AppConfig, reporter: Type<ReauthReporter>): Provider[] {
   return [
-    { provide: PlatformAuthRegistry, useFactory: () => new PlatformAuthRegistry(config.platformClients()) },
+    { provide: PlatformAuthRegistry, useFactory: () => new PlatformAuthRegistry(platformClientOptions(config)) },
     {
       provide: OAuthApps,
       inject: [AccountStore, PlatformAuthRegistry],

@@ -1,5 +1,5 @@
 import { Pool, PoolClient } from 'pg';
-import { formatPosition, GlobalPosition, parsePosition, START } from './position';
+import { formatPosition, GlobalPosition, parsePosition, START } from '@app/contracts';
 
 /** Durable positions of feed followers, in the checkpoints table. */
 export class CheckpointStore {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventStore, NewEvent, RecordedEvent, WrongExpectedRevisionError } from './event-store.port';
-import { comparePositions, GlobalPosition } from './position';
+import { comparePositions, GlobalPosition } from '@app/contracts';
 
 export interface ContractHarness {
   store: EventStore;

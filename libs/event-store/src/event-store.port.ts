@@ -1,4 +1,4 @@
-import type { GlobalPosition } from './position';
+import type { GlobalPosition } from '@app/contracts';
 
 /** Expected revision of a stream when appending: 0-based revision of its last event. */
 export type ExpectedRevision = 'no_stream' | 'any' | bigint;

@@ -1,7 +1,7 @@
 import { BACKWARDS, END, EventStoreDBClient } from '@eventstore/db-client';
 import { describeEventStoreContract } from './event-store.contract';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
-import { GlobalPosition, START } from './position';
+import { GlobalPosition, START } from '@app/contracts';
 
 /**
  * The contract suite against a real EventStoreDB (22.6+), e.g.

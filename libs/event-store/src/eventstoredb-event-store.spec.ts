@@ -11,7 +11,7 @@ import {
 } from '@eventstore/db-client';
 import { backoffDelay, EventStoreDbClient, EventStoreDbEventStore, inBatches } from './eventstoredb-event-store';
 import { RecordedEvent, WrongExpectedRevisionError } from './event-store.port';
-import { START } from './position';
+import { START } from '@app/contracts';
 
 /**
  * The adapter's own logic against a fake client: paging and filtering of $all,

@@ -31,7 +31,7 @@ import {
   StreamAppendOutcome,
   WrongExpectedRevisionError,
 } from './event-store.port';
-import { comparePositions, GlobalPosition, START } from './position';
+import { comparePositions, GlobalPosition, START } from '@app/contracts';
 
 /** The part of the client this adapter uses (unit tests hand in a fake). */
 export type EventStoreDbClient = Pick<EventStoreDBClient, 'appendToStream' | 'readStream' | 'readAll' | 'subscribeToAll' | 'dispose'>;

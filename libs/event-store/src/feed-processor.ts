@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { FEED_LAG_COUNT_LIMIT, trackFeedLag } from '@app/observability';
 import { BatchHandler, EventStore, FeedSubscription } from './event-store.port';
 import { CheckpointStore } from './checkpoint-store';
-import { GlobalPosition } from './position';
+import { GlobalPosition } from '@app/contracts';
 
 export interface FeedProcessorOptions {
   /** Names the checkpoint and the leadership lock. */

@@ -1,5 +1,5 @@
 import type { BatchHandler, FeedSubscription, RecordedEvent } from './event-store.port';
-import type { GlobalPosition } from './position';
+import type { GlobalPosition } from '@app/contracts';
 
 export interface FollowFeedOptions {
   after: GlobalPosition;

@@ -1,4 +1,6 @@
-export * from './position';
+// Positions live in contracts (the read models compare them without the store); re-exported for the store's callers.
+export { comparePositions, formatPosition, parsePosition, START } from '@app/contracts';
+export type { GlobalPosition } from '@app/contracts';
 export * from './event-store.port';
 export * from './postgres-event-store';
 export * from './follow-feed';

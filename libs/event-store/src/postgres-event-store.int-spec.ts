@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createTestDatabase, TestDatabase } from '@app/testing';
 import { describeEventStoreContract } from './event-store.contract';
 import { PostgresEventStore } from './postgres-event-store';
-import { comparePositions, START } from './position';
+import { comparePositions, START } from '@app/contracts';
 import { RecordedEvent } from './event-store.port';
 
 let db: TestDatabase;

@@ -13,7 +13,7 @@ import {
   refusalAsOutcome,
   WrongExpectedRevisionError,
 } from './event-store.port';
-import { GlobalPosition } from './position';
+import { GlobalPosition } from '@app/contracts';
 import { followFeed } from './follow-feed';
 import { AppendNotifier, EVENTS_APPENDED_CHANNEL } from './append-notifier';
 

@@ -1,10 +1,9 @@
-import { EventEnvelope, Subjects } from '@app/contracts';
+import { EventEnvelope, formatPosition, Subjects } from '@app/contracts';
 import { headers as natsHeaders, JetStreamClient, JSONCodec } from 'nats';
 import { REQUEST_ID_HEADER } from '@app/messaging';
 import { eventsRelayed, injectTraceContext, traceContextOf } from '@app/observability';
 import { CheckpointStore } from './checkpoint-store';
 import { RecordedEvent } from './event-store.port';
-import { formatPosition } from './position';
 
 const codec = JSONCodec<EventEnvelope>();
 

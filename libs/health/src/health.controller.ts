@@ -5,7 +5,7 @@ import { Pool } from 'pg';
 import { PG_POOL } from '@app/database';
 import { NATS_CONNECTION } from '@app/messaging';
 import { EVENT_STORE, EventStore } from '@app/event-store/event-store.port';
-import { Public } from './public.decorator';
+import { Public } from '@app/observability';
 import { READINESS_CHECKS, ReadinessCheck } from './readiness-check';
 
 /** Liveness (the process answers) and readiness (its Postgres, NATS and event store answer, and its own checks pass). */

@@ -1,3 +1,2 @@
 export * from './health.module';
-export * from './public.decorator';
 export * from './readiness-check';

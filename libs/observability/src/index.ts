@@ -5,4 +5,5 @@ export * from './trace-propagation';
 export * from './metrics';
 export * from './http-observability';
 export * from './metrics.controller';
+export * from './public-route';
 export * from './observability.module';

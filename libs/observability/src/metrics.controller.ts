@@ -1,7 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
-// The decorator's own file: @app/health's index loads @app/messaging, which loads this lib (a require cycle).
-import { Public } from '@app/health/public.decorator';
 import { metricsRegistry } from './metrics';
+import { Public } from './public-route';
 
 /** GET /metrics: the process's metrics in the Prometheus text format, for a scraper (no API key). */
 @Controller()

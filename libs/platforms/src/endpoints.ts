@@ -24,13 +24,13 @@ export function sandboxEndpoints(sandboxUrl: string): PlatformEndpoints {
 }
 
 /**
- * From the environment: PLATFORM_SANDBOX_URL points every platform at the sandbox;
- * PLATFORM_BASE_URL_<PLATFORM> (e.g. PLATFORM_BASE_URL_MASTODON) overrides one platform.
+ * The endpoints a deployment configured: the sandbox for every platform when PLATFORM_SANDBOX_URL
+ * is set, else the real hosts; PLATFORM_BASE_URL_<PLATFORM> then moves one platform.
  */
-export function platformEndpointsFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformEndpoints {
-  const endpoints = env.PLATFORM_SANDBOX_URL ? sandboxEndpoints(env.PLATFORM_SANDBOX_URL) : { ...DEFAULT_PLATFORM_ENDPOINTS };
+export function configuredPlatformEndpoints(sandboxUrl: string | null, baseUrls: Partial<PlatformEndpoints>): PlatformEndpoints {
+  const endpoints = sandboxUrl ? sandboxEndpoints(sandboxUrl) : { ...DEFAULT_PLATFORM_ENDPOINTS };
   for (const platform of PLATFORMS) {
-    const override = env[`PLATFORM_BASE_URL_${platform.toUpperCase()}`];
+    const override = baseUrls[platform];
     if (override) endpoints[platform] = override.replace(/\/+$/, '');
   }
   return endpoints;

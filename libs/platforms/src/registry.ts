@@ -12,7 +12,7 @@ import { ThreadsConnector } from './connectors/threads.connector';
 import { TikTokConnector } from './connectors/tiktok.connector';
 import { XConnector } from './connectors/x.connector';
 import { YouTubeConnector } from './connectors/youtube.connector';
-import { DEFAULT_PLATFORM_ENDPOINTS, PlatformEndpoints } from './endpoints';
+import { configuredPlatformEndpoints, DEFAULT_PLATFORM_ENDPOINTS, PlatformEndpoints } from './endpoints';
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from './http/retry-policy';
 
 const CONNECTOR_CLASSES: Record<Platform, new (ctx: ConnectorContext) => PlatformConnector> = {
@@ -38,6 +38,34 @@ export interface PlatformClientOptions {
   linkedInApiVersion?: string;
   /** How media urls are fetched (MEDIA_ALLOWED_HOSTS...). */
   media?: MediaFetcherOptions;
+}
+
+/**
+ * The platform section of the deployment's configuration, as plain values (AppConfig has
+ * these fields). Declared here, not imported from libs/config, so configuration knows no
+ * connector and processes that only read configuration never load the connectors.
+ */
+export interface PlatformSettings {
+  platformSandboxUrl: string | null;
+  platformBaseUrls: Partial<PlatformEndpoints>;
+  platformRetry: Partial<Omit<RetryPolicy, 'sleep' | 'now'>>;
+  mediaAllowedHosts: string[];
+  linkedInApiVersion: string | null;
+}
+
+/** Each platform's base URL as configured. */
+export function platformEndpointsOf(settings: PlatformSettings): PlatformEndpoints {
+  return configuredPlatformEndpoints(settings.platformSandboxUrl, settings.platformBaseUrls);
+}
+
+/** What the connectors and the sign-in clients are built from: endpoints, retry policy, media allow-list, LinkedIn version. */
+export function platformClientOptions(settings: PlatformSettings): PlatformClientOptions {
+  return {
+    endpoints: platformEndpointsOf(settings),
+    retry: settings.platformRetry,
+    media: { allowedHosts: settings.mediaAllowedHosts },
+    ...(settings.linkedInApiVersion ? { linkedInApiVersion: settings.linkedInApiVersion } : {}),
+  };
 }
 
 /** Every platform's connector, built once from the endpoints and the retry policy. */

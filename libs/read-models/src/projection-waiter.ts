@@ -1,5 +1,5 @@
 import { Client, Pool, PoolClient } from 'pg';
-import { comparePositions, parsePosition } from '@app/event-store';
+import { comparePositions, parsePosition } from '@app/contracts';
 
 /** Channel the projector notifies after each committed batch: payload "<projection> <commit:prepare>". */
 export const PROJECTION_CHANNEL = 'projection_advanced';

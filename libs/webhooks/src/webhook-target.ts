@@ -1,10 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
-import { DomainError } from '@app/contracts';
+import { DomainError, MAX_WEBHOOK_URL_CHARS } from '@app/contracts';
 import { guardedAgent, isMetadataHostname, MediaHostAllowList, refusedRange } from '@app/media';
-
-export const MAX_WEBHOOK_URL_CHARS = 2048;
 
 /** What one attempt got: the endpoint's status (null when none came) and why it failed, if it did. */
 export interface AttemptResult {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { ConnectedAccountsReply, ConnectWithCredentialsCommand, DomainError } from '@app/contracts';
-import { PlatformAuthRegistry, SignedInAccount } from '@app/platforms';
+import { PlatformAuthRegistry, platformEndpointsOf, SignedInAccount } from '@app/platforms';
 import { toAccountView } from '@app/accounts';
 import { AccountLifecycle } from '../lifecycle/account-lifecycle';
 import { checkedInstanceUrl, connectFailure } from './connect-errors';
@@ -22,7 +22,7 @@ export class ConnectWithCredentialsHandler {
 
   async handle(command: ConnectWithCredentialsCommand): Promise<ConnectedAccountsReply> {
     const signIn = this.auth.get(command.platform);
-    const configured = this.config.platformEndpoints[command.platform];
+    const configured = platformEndpointsOf(this.config)[command.platform];
     let signedIn: SignedInAccount[];
     try {
       if (signIn.logIn) {

@@ -3,7 +3,7 @@ import { AppConfig } from '@app/config';
 import { DomainError, StartConnectCommand, StartConnectReply } from '@app/contracts';
 import { AccountStore } from '@app/accounts';
 import { OAuthApps } from '@app/credentials';
-import { PlatformAuthRegistry, pkcePair } from '@app/platforms';
+import { PlatformAuthRegistry, platformEndpointsOf, pkcePair } from '@app/platforms';
 import { checkedInstanceUrl, connectFailure } from './connect-errors';
 import { ConnectState } from './connect-state';
 
@@ -28,9 +28,8 @@ export class StartConnectHandler {
     if (!signIn.signsInWithOAuth) {
       throw new DomainError('sign_in_not_supported', `${command.platform} accounts connect with POST /api/v1/accounts (handle and app password)`);
     }
-    const instanceUrl = signIn.registerApp
-      ? ((await checkedInstanceUrl(command.instanceUrl, this.config.platformEndpoints[command.platform])) ?? this.config.platformEndpoints[command.platform])
-      : null;
+    const configured = platformEndpointsOf(this.config)[command.platform];
+    const instanceUrl = signIn.registerApp ? ((await checkedInstanceUrl(command.instanceUrl, configured)) ?? configured) : null;
     const app = await this.apps.appFor(command.platform, instanceUrl, true).catch((error: unknown) => {
       throw connectFailure(error, command.platform);
     });

@@ -13,7 +13,7 @@ import {
   StartConnectReply,
 } from '@app/contracts';
 import { AccountStore, toAccountView } from '@app/accounts';
-import { Public } from '@app/health';
+import { Public } from '@app/observability';
 import { CommandClient } from '@app/messaging';
 import { KeyPrincipal } from '@app/workspaces';
 import { Principal } from '../auth/principal';

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError, Scope } from '@app/contracts';
-import { IS_PUBLIC } from '@app/health';
+import { IS_PUBLIC } from '@app/observability';
 import { AuthenticatedRequest } from './principal';
 import { KeyAuthenticator } from './key-authenticator';
 import { BODY_SCOPES, BodyScopes, REQUIRED_SCOPES } from './scopes.decorator';

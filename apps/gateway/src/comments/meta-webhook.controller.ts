@@ -2,7 +2,7 @@ import { Controller, Get, Headers, HttpCode, Logger, Post, Query, Req } from '@n
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AppConfig } from '@app/config';
 import { DomainError, IngestCommentsReply } from '@app/contracts';
-import { Public } from '@app/health';
+import { Public } from '@app/observability';
 import { CommandClient } from '@app/messaging';
 import { commentsInMetaWebhook, isValidMetaSignature } from './meta-webhook';
 import { ApiErrors } from '../openapi/error-responses';

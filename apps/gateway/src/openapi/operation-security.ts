@@ -2,7 +2,7 @@ import { INestApplication, Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { Scope } from '@app/contracts';
-import { IS_PUBLIC } from '@app/health';
+import { IS_PUBLIC } from '@app/observability';
 import { REQUIRED_SCOPES } from '../auth/scopes.decorator';
 
 export const BEARER_SCHEME = 'bearer';

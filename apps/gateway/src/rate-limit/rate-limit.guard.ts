@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { FastifyReply } from 'fastify';
 import { AppConfig } from '@app/config';
 import { DomainError } from '@app/contracts';
-import { IS_PUBLIC } from '@app/health';
+import { IS_PUBLIC } from '@app/observability';
 import { RateLimiter } from '@app/rate-limits';
 import { AuthenticatedRequest } from '../auth/principal';
 import { rateLimitHeaders, windowSecondsOf } from './rate-limit-headers';

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { SUBSCRIBABLE_WEBHOOK_EVENT_TYPES } from '@app/contracts';
-import { MAX_WEBHOOK_URL_CHARS } from '@app/webhooks';
+import { MAX_WEBHOOK_URL_CHARS, SUBSCRIBABLE_WEBHOOK_EVENT_TYPES } from '@app/contracts';
 
 const MAX_DESCRIPTION_CHARS = 500;
 const DELIVERY_LOG_MAX = 100;

@@ -14,7 +14,7 @@ import {
   WebhookEndpointWithSecret,
 } from '@app/contracts';
 import { CommandClient } from '@app/messaging';
-import { toDeliveryView, toEndpointView, WebhookDeliveryStore, WebhookEndpoint, WebhookEndpointStore } from '@app/webhooks';
+import { toDeliveryView, toEndpointView, WebhookDeliveryStore, WebhookEndpoint, WebhookEndpointStore } from '@app/webhooks/stores';
 import { KeyPrincipal } from '@app/workspaces';
 import { Principal } from '../auth/principal';
 import { RequireScopes } from '../auth/scopes.decorator';

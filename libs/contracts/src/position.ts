@@ -1,5 +1,5 @@
 /**
- * A place in the global feed. EventStoreDB gives (commit, prepare); the
+ * A place in the global feed (the store writes it, the read models wait for it). EventStoreDB gives (commit, prepare); the
  * PostgreSQL adapter maps (transaction id, global sequence) onto the same pair,
  * so both order lexicographically and resume the same way.
  */
