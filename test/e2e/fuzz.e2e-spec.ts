@@ -357,11 +357,18 @@ describe('fuzz: no input yields a 5xx, every refusal in the documented shape and
     ), 60_000);
 });
 
-/** What encodeURIComponent gives, or the raw text when it cannot encode it (a lone surrogate): both reach servers. */
+/**
+ * What encodeURIComponent gives, character by character; a lone surrogate, which it cannot
+ * encode, becomes the single invalid byte a careless client would send (both reach servers).
+ * Every other character is encoded, so no path begins like an authority ("//", "/\\"), which
+ * an HTTP client's URL parser (and the in-process injection's) would read as a host.
+ */
 function encodeSegment(text: string): string {
-  try {
-    return encodeURIComponent(text);
-  } catch {
-    return text.replace(/[^\x21-\x7e]/g, (char) => `%${char.charCodeAt(0).toString(16).padStart(2, '0').slice(-2)}`);
-  }
+  return Array.from(text, (char) => {
+    try {
+      return encodeURIComponent(char);
+    } catch {
+      return `%${char.charCodeAt(0).toString(16).padStart(2, '0').slice(-2)}`;
+    }
+  }).join('');
 }
