@@ -9,6 +9,7 @@ import {
   TargetAccount,
 } from '@app/contracts';
 import { EventStore, RecordedEvent, START } from '@app/event-store';
+import { until } from '@app/testing';
 
 /**
  * Streams the read-model projections are tested with, appended to a real
@@ -35,10 +36,15 @@ export async function appendSampleStreams(store: EventStore): Promise<SampleStre
   const platforms = ['x', 'mastodon', 'bluesky', 'linkedin', 'threads'] as const;
   const accounts: TargetAccount[] = platforms.map((platform) => ({ accountId: randomUUID(), platform, handle: `@acme-${platform}` }));
   const metadata = { workspaceId, version: POST_EVENT_VERSION };
-  const post = (postId: string, event: PostEvent) =>
-    store.append(postStreamId(postId), [{ eventId: randomUUID(), type: event.type, data: event.data, metadata }], 'any');
-  const comment = (commentId: string, event: CommentEvent) =>
-    store.append(commentStreamId(commentId), [{ eventId: randomUUID(), type: event.type, data: event.data, metadata: { workspaceId, version: COMMENT_EVENT_VERSION } }], 'any');
+  let appended = 0;
+  const post = (postId: string, event: PostEvent) => {
+    appended++;
+    return store.append(postStreamId(postId), [{ eventId: randomUUID(), type: event.type, data: event.data, metadata }], 'any');
+  };
+  const comment = (commentId: string, event: CommentEvent) => {
+    appended++;
+    return store.append(commentStreamId(commentId), [{ eventId: randomUUID(), type: event.type, data: event.data, metadata: { workspaceId, version: COMMENT_EVENT_VERSION } }], 'any');
+  };
   const created = (postId: string, content: string): PostEvent => ({
     type: 'PostCreated',
     data: { postId, workspaceId, content, mediaUrls: [], firstComments: ['first!'], accounts, scheduledAt: null, createdAt: at(0), idempotency: null },
@@ -83,6 +89,9 @@ export async function appendSampleStreams(store: EventStore): Promise<SampleStre
       data: { commentId: repliedCommentId, accountId: accounts[0].accountId, repliedAs: '@acme-x', replyPlatformId: `x-reply-${n}`, message: `Thank you ${n}`, repliedAt: at(13 + n) },
     });
   }
-  const events = (await store.readAll(START, 10_000)).filter((e) => e.metadata.workspaceId === workspaceId);
+  // The feed shows an event once every older transaction on the cluster has ended (other test
+  // files' included), so it is read until every event appended here is in it.
+  let events: RecordedEvent[] = [];
+  await until(async () => (events = (await store.readAll(START, 10_000)).filter((e) => e.metadata.workspaceId === workspaceId)).length === appended, 15_000);
   return { workspaceId, publishedPostId, deletedPostId, repliedCommentId, ownCommentId, events };
 }
