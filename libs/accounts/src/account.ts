@@ -1,33 +1,12 @@
-import type { Platform } from '@app/contracts';
+import type { AccountView } from '@app/contracts';
 
-/**
- * - connected: the service can act as the account;
- * - needs_reauth: the platform refused its credential for good (revoked, expired refresh
- *   token, a token without an identity): the user signs in again; nothing is sent meanwhile;
- * - disconnected: the workspace disconnected it.
- */
-export type AccountStatus = 'connected' | 'needs_reauth' | 'disconnected';
-export const ACCOUNT_STATUSES: readonly AccountStatus[] = ['connected', 'needs_reauth', 'disconnected'];
+export { ACCOUNT_STATUSES } from '@app/contracts';
+export type { AccountStatus } from '@app/contracts';
 
-/** A connected social account as the rest of the system sees it (never with credentials). */
-export interface Account {
-  id: string;
+/** A connected social account as the rest of the system sees it (never with credentials): its API view, with its workspace and its handle by name. */
+export interface Account extends Omit<AccountView, 'account'> {
   workspaceId: string;
-  platform: Platform;
   handle: string;
-  displayName: string;
-  status: AccountStatus;
-  /** Why the account needs re-authorisation or was disconnected (a stable code), null when connected. */
-  statusReason: string | null;
-  statusSince: string;
-  /** The platform's own id for the account (null only for rows from before identities were kept). */
-  platformAccountId: string | null;
-  /** Mastodon instance / Bluesky PDS. */
-  instanceUrl: string | null;
-  /** When the access token stops working (null: it does not expire, or the platform did not say). */
-  tokenExpiresAt: string | null;
-  scopes: string[];
-  createdAt: string;
 }
 
 /** Handles are written with a leading @ and compared case-insensitively. */

@@ -1,17 +1,30 @@
 import type { Platform } from './platforms';
 
+/**
+ * - connected: the service can act as the account;
+ * - needs_reauth: the platform refused its credential for good (revoked, expired refresh
+ *   token, a token without an identity): the user signs in again; nothing is sent meanwhile;
+ * - disconnected: the workspace disconnected it.
+ */
+export type AccountStatus = 'connected' | 'needs_reauth' | 'disconnected';
+export const ACCOUNT_STATUSES: readonly AccountStatus[] = ['connected', 'needs_reauth', 'disconnected'];
+
 /** An account as GET /api/v1/accounts lists it (never with credentials). */
 export interface AccountView {
   id: string;
   platform: Platform;
+  /** The handle, with a leading @. */
   account: string;
   displayName: string;
-  status: 'connected' | 'needs_reauth' | 'disconnected';
-  /** Why it needs re-authorisation (a stable code), with the time it changed; null when connected. */
+  status: AccountStatus;
+  /** Why it needs re-authorisation or was disconnected (a stable code), with the time it changed; null when connected. */
   statusReason: string | null;
   statusSince: string;
+  /** The platform's own id for the account (null only for rows from before identities were kept). */
   platformAccountId: string | null;
+  /** Mastodon instance / Bluesky PDS. */
   instanceUrl: string | null;
+  /** When the access token stops working (null: it does not expire, or the platform did not say). */
   tokenExpiresAt: string | null;
   scopes: string[];
   createdAt: string;

@@ -2,6 +2,7 @@ import type { Platform } from '@app/contracts';
 import { RunningPlatformSandbox, startPlatformSandbox } from '../../../../../apps/platform-sandbox/src/sandbox';
 import type { ConnectorAccount } from '../../connector';
 import { sandboxEndpoints } from '../../endpoints';
+import { PlatformCallFailed } from '../../http/platform-http';
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from '../../http/retry-policy';
 import { ConnectorRegistry } from '../../registry';
 import { PlatformAuthRegistry } from '../auth-registry';
@@ -95,7 +96,31 @@ export function oauthFlow(env: Pick<SignInSandbox, 'auth'>, app: OAuthApp, optio
     return account;
   }
 
-  return { authorize, signIn, signInAccounts };
+  /**
+   * The token endpoint's refusals of a code exchange, as RFC 6749 §5.2 words them: a spent code,
+   * another redirect uri and another client (`otherClientId`) are invalid_grant, refused for
+   * good; a wrong secret is invalid_client, a PlatformCallFailed not retried. Answers that
+   * failure, for the platform's own message.
+   */
+  async function expectCodeExchangeRefusals(userKey: string, otherClientId: string): Promise<PlatformCallFailed> {
+    const exchange = (code: string, changed: Partial<OAuthApp> = {}) => env.auth.exchangeCode({ app: { ...app, ...changed }, code, codeVerifier: 'unused', instanceUrl: null });
+    const { code: first } = await authorize(userKey);
+    await exchange(first);
+    await expect(exchange(first)).rejects.toEqual(refusal('invalid_grant'));
+
+    const { code: second } = await authorize(userKey);
+    await expect(exchange(second, { redirectUri: 'https://elsewhere.example/cb' })).rejects.toEqual(refusal('invalid_grant'));
+    await expect(exchange(second, { clientId: otherClientId })).rejects.toEqual(refusal('invalid_grant'));
+    const wrongSecret = await exchange(second, { clientSecret: 'wrong' }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(wrongSecret).toBeInstanceOf(PlatformCallFailed);
+    expect(wrongSecret).toMatchObject({ error: { code: 'invalid_client', retryable: false } });
+    return wrongSecret as PlatformCallFailed;
+  }
+
+  return { authorize, signIn, signInAccounts, expectCodeExchangeRefusals };
 }
 
 /** What a sign-in call rejects with when the platform refuses the credential for good. */

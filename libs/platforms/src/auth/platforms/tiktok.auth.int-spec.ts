@@ -1,5 +1,4 @@
 import { mediaRefs } from '@app/media';
-import { PlatformCallFailed } from '../../http/platform-http';
 import { PlatformAuthRegistry } from '../auth-registry';
 import { OAuthApp } from '../platform-auth';
 import { connectorAccount, consent, oauthFlow, refusal, sandboxPerTest } from './sign-in.test-support';
@@ -20,7 +19,7 @@ const DAY = 24 * 3600;
 
 const env = sandboxPerTest('tiktok');
 // TikTok's web flow takes no PKCE.
-const { authorize, signIn } = oauthFlow(env, app, { pkce: false });
+const { authorize, signIn, expectCodeExchangeRefusals } = oauthFlow(env, app, { pkce: false });
 let sequence = 0;
 
 function provisionUser() {
@@ -64,17 +63,7 @@ it('signs a user in: the open_id, the @username and display name; a two-hour tok
 });
 
 it('refuses a spent code, another redirect uri and another client as invalid_grant, and a wrong secret as invalid_client', async () => {
-  const user = provisionUser();
-  const { code: first } = await authorize(user.key);
-  await env.auth.exchangeCode({ app, code: first, codeVerifier: 'unused', instanceUrl: null });
-  await expect(env.auth.exchangeCode({ app, code: first, codeVerifier: 'unused', instanceUrl: null })).rejects.toEqual(refusal('invalid_grant'));
-
-  const { code: second } = await authorize(user.key);
-  await expect(env.auth.exchangeCode({ app: { ...app, redirectUri: 'https://elsewhere.example/cb' }, code: second, codeVerifier: 'unused', instanceUrl: null })).rejects.toEqual(refusal('invalid_grant'));
-  await expect(env.auth.exchangeCode({ app: { ...app, clientId: 'another-key' }, code: second, codeVerifier: 'unused', instanceUrl: null })).rejects.toEqual(refusal('invalid_grant'));
-  const wrongSecret = env.auth.exchangeCode({ app: { ...app, clientSecret: 'wrong' }, code: second, codeVerifier: 'unused', instanceUrl: null });
-  await expect(wrongSecret).rejects.toBeInstanceOf(PlatformCallFailed);
-  await expect(wrongSecret).rejects.toMatchObject({ error: { code: 'invalid_client', retryable: false } });
+  await expectCodeExchangeRefusals(provisionUser().key, 'another-key');
 });
 
 it('rotates the refresh token: each refresh answers a new one and the one sent stops working', async () => {
