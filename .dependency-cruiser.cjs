@@ -77,6 +77,13 @@ module.exports = {
       to: { path: [PLATFORMS, '^libs/messaging/', '^node_modules/nats/'], reachable: true },
     },
     {
+      name: 'only-tools-load-the-platform-sandbox',
+      comment: 'The sandbox stands in for the platforms in tests, benches and `npm start`; no service loads it (the sandbox app is its thin main).',
+      severity: 'error',
+      from: { path: '^(apps|libs)/', pathNot: ['^apps/platform-sandbox/', '^libs/platform-sandbox/'] },
+      to: { path: '^libs/platform-sandbox/' },
+    },
+    {
       name: 'no-cycles-between-libs',
       comment: 'Libs form a hierarchy: two libs that need each other are one concern split wrongly (or a third lib missing).',
       severity: 'error',

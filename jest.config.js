@@ -25,6 +25,6 @@ module.exports = {
   },
   // The sandbox media host's certificate is signed by the sandbox's test CA: NODE_EXTRA_CA_CERTS names it
   // (bundled with a file the machine already named there), read by the media fetcher when it is built.
-  setupFiles: ['<rootDir>/apps/platform-sandbox/src/trust-sandbox-ca.jest-setup.ts'],
+  setupFiles: ['<rootDir>/libs/platform-sandbox/src/trust-sandbox-ca.jest-setup.ts'],
   testTimeout: 30000,
 };

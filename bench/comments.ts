@@ -7,7 +7,7 @@ import { classifyComment } from '@app/classification';
 import { CommentSentiment, Platform } from '@app/contracts';
 import { CommentListFilter, CommentViewsReader } from '@app/read-models';
 import { metaSignature } from '../apps/gateway/src/comments/meta-webhook';
-import { startPlatformSandbox } from '../apps/platform-sandbox/src/sandbox';
+import { startPlatformSandbox } from '@app/platform-sandbox';
 import { connectSandboxAccount } from '../tools/local/connect-sandbox-account';
 import { createBenchDatabase, startService } from './bench-environment';
 import { feedWebhook } from './meta-webhook';

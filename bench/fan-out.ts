@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Platform } from '@app/contracts';
-import { startPlatformSandbox } from '../apps/platform-sandbox/src/sandbox';
+import { startPlatformSandbox } from '@app/platform-sandbox';
 import { connectSandboxAccount } from '../tools/local/connect-sandbox-account';
 import { createBenchDatabase, startService } from './bench-environment';
 import { formatRow, measure } from './stats';

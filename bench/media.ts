@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Platform } from '@app/contracts';
-import { startPlatformSandbox } from '../apps/platform-sandbox/src/sandbox';
-import { trustSandboxCa } from '../apps/platform-sandbox/src/sandbox-tls';
+import { startPlatformSandbox, trustSandboxCa } from '@app/platform-sandbox';
 import { connectSandboxAccount } from '../tools/local/connect-sandbox-account';
 import { createBenchDatabase, startService } from './bench-environment';
 import { runScript } from './run-script';

@@ -1,5 +1,5 @@
 import { Platform, PLATFORMS } from '@app/contracts';
-import type { SandboxItem } from '../../apps/platform-sandbox/src/store';
+import type { SandboxItem } from '@app/platform-sandbox';
 import { TestStack, tokenOf } from '../support/test-stack';
 
 /**

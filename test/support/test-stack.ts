@@ -7,7 +7,7 @@ import { Platform, PLATFORMS, Scope } from '@app/contracts';
 import { createTestDatabase, TEST_NATS_URL, TestDatabase, testNamespace } from '@app/testing';
 import { Account, AccountStore, TokenCipher } from '@app/accounts';
 import { WorkspaceStore } from '@app/workspaces';
-import { RunningPlatformSandbox, startPlatformSandbox } from '../../apps/platform-sandbox/src/sandbox';
+import { RunningPlatformSandbox, startPlatformSandbox } from '@app/platform-sandbox';
 import { connectSandboxAccount } from '../../tools/local/connect-sandbox-account';
 import { ALL_APPS, AppName, InProcessStack } from '../../tools/local/in-process-stack';
 import { PrivateInfra } from './private-infra';

@@ -5,7 +5,7 @@ import { accountStreamId, Platform } from '@app/contracts';
 import { PostgresEventStore } from '@app/event-store';
 import { createTestDatabase, TestDatabase } from '@app/testing';
 import { WorkspaceStore } from '@app/workspaces';
-import { RunningPlatformSandbox, startPlatformSandbox } from '../../apps/platform-sandbox/src/sandbox';
+import { RunningPlatformSandbox, startPlatformSandbox } from '@app/platform-sandbox';
 import { runAdmin } from './admin-program';
 
 /** One admin command run in-process: what it printed and the exit code it asked for. */

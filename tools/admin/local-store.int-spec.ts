@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, TestDatabase } from '@app/testing';
-import { RunningPlatformSandbox, startPlatformSandbox } from '../../apps/platform-sandbox/src/sandbox';
+import { RunningPlatformSandbox, startPlatformSandbox } from '@app/platform-sandbox';
 import { runAdmin } from './admin-program';
 import { openLocalStore } from './local-store';
 

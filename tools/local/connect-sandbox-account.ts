@@ -1,8 +1,7 @@
 import type { Platform } from '@app/contracts';
 import type { Account, AccountStore } from '@app/accounts';
 import { CredentialKind, expiresIn } from '@app/platforms';
-import type { RunningPlatformSandbox } from '../../apps/platform-sandbox/src/sandbox';
-import { provisionSignedIn } from '../../apps/platform-sandbox/src/sandbox-accounts';
+import { type RunningPlatformSandbox, provisionSignedIn } from '@app/platform-sandbox';
 
 /** How each platform's sandbox-issued credential renews, as its sign-in client would have stored it. */
 function credentialKind(platform: Platform, hasRefreshToken: boolean): CredentialKind {

@@ -1,5 +1,4 @@
-import { sandboxTlsFile } from './sandbox-tls';
-import { startPlatformSandbox } from './sandbox';
+import { sandboxTlsFile, startPlatformSandbox } from '@app/platform-sandbox';
 
 /** Runs the platform sandbox standalone: PORT (default 4010), MEDIA_PORT (default 4011), HOST (default 127.0.0.1). */
 async function main(): Promise<void> {

@@ -17,7 +17,7 @@ import {
 import { serveCommands } from '@app/messaging';
 import { XPool } from '@app/quotas';
 import { TEST_NATS_URL, until } from '@app/testing';
-import { RunningPlatformSandbox } from '../../platform-sandbox/src/sandbox';
+import { RunningPlatformSandbox } from '@app/platform-sandbox';
 import { TestStack } from '../../../test/support/test-stack';
 import { PublishRequestsWorker } from './publish-requests.worker';
 

@@ -4,7 +4,7 @@ import { PlatformAuthRegistry, sandboxEndpoints } from '@app/platforms';
 import { createTestDatabase, TestDatabase } from '@app/testing';
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
-import { RunningPlatformSandbox, startPlatformSandbox } from '../../../apps/platform-sandbox/src/sandbox';
+import { RunningPlatformSandbox, startPlatformSandbox } from '@app/platform-sandbox';
 import { connectSandboxAccount } from '../../../tools/local/connect-sandbox-account';
 import { AccountCredentials, isUnavailable, ReauthReporter } from './account-credentials';
 import { OAuthApps } from './oauth-apps';

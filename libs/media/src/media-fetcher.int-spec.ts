@@ -2,14 +2,14 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { createServer, Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SandboxMediaHost, startMediaHost } from '../../../apps/platform-sandbox/src/media-host';
+import { SandboxMediaHost, startMediaHost } from '@app/platform-sandbox';
 import type { MediaFile, MediaLimits } from './media-file';
 import { MediaFetcher, MediaFetcherOptions } from './media-fetcher';
 import { MediaRefused } from './media-refused';
 import type { MediaResolver } from './guarded-agent';
 
 /**
- * The media pipeline against the sandbox's HTTPS media host (apps/platform-sandbox/src/media-host.ts),
+ * The media pipeline against the sandbox's HTTPS media host (libs/platform-sandbox/src/media-host.ts),
  * which counts requests and TLS connections: "refused" below always means nothing reached it.
  */
 const ANY: MediaLimits = { maxBytes: 300 * 1024 * 1024, types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/quicktime', 'video/webm'] };

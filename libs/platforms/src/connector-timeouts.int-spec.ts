@@ -1,6 +1,5 @@
 import { mediaRefs } from '@app/media';
-import { startPlatformSandbox, RunningPlatformSandbox } from '../../../apps/platform-sandbox/src/sandbox';
-import { provisionConnectorAccount } from '../../../apps/platform-sandbox/src/sandbox-accounts';
+import { startPlatformSandbox, RunningPlatformSandbox, provisionConnectorAccount } from '@app/platform-sandbox';
 import type { ConnectorAccount } from './connector';
 import { sandboxEndpoints } from './endpoints';
 import { ConnectorRegistry } from './registry';

@@ -1,9 +1,6 @@
 import { mediaRefs } from '@app/media';
 import type { Platform } from '@app/contracts';
-import { startPlatformSandbox, RunningPlatformSandbox } from '../../../apps/platform-sandbox/src/sandbox';
-import type { FaultSpec } from '../../../apps/platform-sandbox/src/faults';
-import type { SandboxIdentity } from '../../../apps/platform-sandbox/src/auth/authority';
-import { provisionConnectorAccount } from '../../../apps/platform-sandbox/src/sandbox-accounts';
+import { startPlatformSandbox, RunningPlatformSandbox, type FaultSpec, type SandboxIdentity, provisionConnectorAccount } from '@app/platform-sandbox';
 import type { ConnectorAccount, PublishRequest } from './connector';
 import { sandboxEndpoints } from './endpoints';
 import { ConnectorRegistry } from './registry';

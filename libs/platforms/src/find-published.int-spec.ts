@@ -1,5 +1,5 @@
 import type { Platform } from '@app/contracts';
-import type { SandboxItem } from '../../../apps/platform-sandbox/src/store';
+import type { SandboxItem } from '@app/platform-sandbox';
 import type { ConnectorAccount, PublishedLookup, PublishOutcome } from './connector';
 import { mediaAccount, mediaPost, mediaSandbox, mediaUrl, postsOf, requestsOf } from './connectors/media.test-support';
 import { CLOCK_SKEW_ALLOWANCE_MS } from './connectors/published-lookup';

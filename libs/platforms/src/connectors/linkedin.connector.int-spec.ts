@@ -1,5 +1,4 @@
-import { RunningPlatformSandbox, startPlatformSandbox } from '../../../../apps/platform-sandbox/src/sandbox';
-import { provisionConnectorAccount } from '../../../../apps/platform-sandbox/src/sandbox-accounts';
+import { RunningPlatformSandbox, startPlatformSandbox, provisionConnectorAccount } from '@app/platform-sandbox';
 import type { ConnectorAccount, PublishRequest } from '../connector';
 import { sandboxEndpoints } from '../endpoints';
 import { ConnectorRegistry } from '../registry';

@@ -1,7 +1,6 @@
 import type { Platform } from '@app/contracts';
 import { mediaRefs } from '@app/media';
-import { RunningPlatformSandbox, startPlatformSandbox } from '../../../../apps/platform-sandbox/src/sandbox';
-import { provisionConnectorAccount, SandboxAccountInput } from '../../../../apps/platform-sandbox/src/sandbox-accounts';
+import { RunningPlatformSandbox, startPlatformSandbox, provisionConnectorAccount, SandboxAccountInput } from '@app/platform-sandbox';
 import type { ConnectorAccount, PublishRequest } from '../connector';
 import { sandboxEndpoints } from '../endpoints';
 import type { RetryPolicy } from '../http/retry-policy';

@@ -1,8 +1,6 @@
 import { mediaRefs } from '@app/media';
 import type { Platform } from '@app/contracts';
-import { RunningPlatformSandbox, startPlatformSandbox } from '../../../../apps/platform-sandbox/src/sandbox';
-import { provisionConnectorAccount } from '../../../../apps/platform-sandbox/src/sandbox-accounts';
-import type { SandboxIdentity } from '../../../../apps/platform-sandbox/src/auth/authority';
+import { RunningPlatformSandbox, startPlatformSandbox, provisionConnectorAccount, type SandboxIdentity } from '@app/platform-sandbox';
 import type { ConnectorAccount, PublishRequest } from '../connector';
 import { sandboxEndpoints } from '../endpoints';
 import { ConnectorRegistry } from '../registry';

@@ -1,6 +1,5 @@
 import { mediaRefs } from '@app/media';
-import type { SandboxIdentity } from '../../../../../apps/platform-sandbox/src/auth/authority';
-import type { RunningPlatformSandbox } from '../../../../../apps/platform-sandbox/src/sandbox';
+import type { SandboxIdentity, RunningPlatformSandbox } from '@app/platform-sandbox';
 import type { PublishRequest } from '../../connector';
 import { PlatformAuthRegistry } from '../auth-registry';
 import { OAuthApp, SignedInAccount, StoredCredentials } from '../platform-auth';

@@ -1,5 +1,5 @@
 import type { Platform } from '@app/contracts';
-import { RunningPlatformSandbox, startPlatformSandbox } from '../../../../../apps/platform-sandbox/src/sandbox';
+import { RunningPlatformSandbox, startPlatformSandbox } from '@app/platform-sandbox';
 import type { ConnectorAccount } from '../../connector';
 import { sandboxEndpoints } from '../../endpoints';
 import { PlatformCallFailed } from '../../http/platform-http';

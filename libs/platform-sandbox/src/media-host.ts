@@ -21,7 +21,7 @@ import { sandboxTlsFile } from './sandbox-tls';
  *   location=<url>   answers 302 to that url
  *   chunked=1        no Content-Length (the size shows only while streaming)
  *   stallMs=N        waits N ms after the headers before the body
- * `.txt` serves text (not media). Its TLS certificate is the sandbox's own (apps/platform-sandbox/tls),
+ * `.txt` serves text (not media). Its TLS certificate is the sandbox's own (libs/platform-sandbox/tls),
  * trusted by the fetcher through NODE_EXTRA_CA_CERTS.
  */
 export interface SandboxMediaHost {

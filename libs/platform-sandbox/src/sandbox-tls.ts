@@ -4,15 +4,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 /**
- * The sandbox's test-only TLS material (apps/platform-sandbox/tls: a CA and the media host's
+ * The sandbox's test-only TLS material (libs/platform-sandbox/tls: a CA and the media host's
  * certificate for 127.0.0.1, localhost and ::1), found from here in src/ and in dist/ alike.
  */
 export function sandboxTlsFile(name: 'ca.crt' | 'server.crt' | 'server.key'): string {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
-    const candidate = join(dir, 'apps', 'platform-sandbox', 'tls', name);
+    const candidate = join(dir, 'libs', 'platform-sandbox', 'tls', name);
     if (existsSync(candidate)) return candidate;
   }
-  throw new Error(`apps/platform-sandbox/tls/${name} not found above ${__dirname}`);
+  throw new Error(`libs/platform-sandbox/tls/${name} not found above ${__dirname}`);
 }
 
 /**
