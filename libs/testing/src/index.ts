@@ -1,2 +1,3 @@
 export * from './test-database';
 export * from './until';
+export * from './decider-spec';
