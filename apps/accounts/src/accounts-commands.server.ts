@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NatsConnection } from 'nats';
-import { CompleteConnectCommand, ConnectWithCredentialsCommand, DisconnectAccountCommand, RequireReauthCommand, StartConnectCommand, Subjects } from '@app/contracts';
+import { Subjects } from '@app/contracts';
 import { CommandHandlers, CommandsServer, NATS_CONNECTION } from '@app/messaging';
 import { CompleteConnectHandler } from './connect/complete-connect.handler';
 import { ConnectWithCredentialsHandler } from './connect/connect-with-credentials.handler';
 import { StartConnectHandler } from './connect/start-connect.handler';
 import { DisconnectAccountHandler } from './disconnect/disconnect-account.handler';
 import { AccountLifecycle } from './lifecycle/account-lifecycle';
+import { ListBoardsHandler } from './boards/list-boards.handler';
 
 /** Answers the accounts commands on NATS, in the `accounts` queue group shared by every replica. */
 @Injectable()
@@ -19,18 +20,19 @@ export class AccountsCommandsServer extends CommandsServer {
     private readonly connectWithCredentials: ConnectWithCredentialsHandler,
     private readonly disconnect: DisconnectAccountHandler,
     private readonly lifecycle: AccountLifecycle,
+    private readonly boards: ListBoardsHandler,
   ) {
     super(nc, subjects, 'accounts');
   }
 
   protected handlers(): CommandHandlers {
     return {
-      'accounts.connect-start': (payload) => this.startConnect.handle(payload as StartConnectCommand),
-      'accounts.connect-complete': (payload) => this.completeConnect.handle(payload as CompleteConnectCommand),
-      'accounts.connect-credentials': (payload) => this.connectWithCredentials.handle(payload as ConnectWithCredentialsCommand),
-      'accounts.disconnect': (payload) => this.disconnect.handle(payload as DisconnectAccountCommand),
-      'accounts.require-reauth': async (payload) => {
-        const { accountId, reason, message } = payload as RequireReauthCommand;
+      'accounts.connect-start': (payload) => this.startConnect.handle(payload),
+      'accounts.connect-complete': (payload) => this.completeConnect.handle(payload),
+      'accounts.connect-credentials': (payload) => this.connectWithCredentials.handle(payload),
+      'accounts.disconnect': (payload) => this.disconnect.handle(payload),
+      'accounts.list-boards': (payload) => this.boards.handle(payload),
+      'accounts.require-reauth': async ({ accountId, reason, message }) => {
         await this.lifecycle.reauthRequired(accountId, reason, message);
         return {};
       },

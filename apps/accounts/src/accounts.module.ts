@@ -3,15 +3,17 @@ import { AppConfig, AppConfigModule } from '@app/config';
 import { AccountsModule as AccountStoreModule } from '@app/accounts';
 import { accountCredentialsProviders, ReauthReporter } from '@app/credentials';
 import { DatabaseModule } from '@app/database';
-import { EventStoreModule } from '@app/event-store';
-import { HealthModule } from '@app/health';
+import { EventStoreModule, EventStoreReadiness } from '@app/event-store';
+import { HealthModule, readinessChecks } from '@app/health';
 import { MessagingModule } from '@app/messaging';
 import { ObservabilityModule } from '@app/observability';
+import { ConnectorRegistry, platformClientOptions } from '@app/platforms';
 import { AccountsCommandsServer } from './accounts-commands.server';
 import { CompleteConnectHandler } from './connect/complete-connect.handler';
 import { ConnectState } from './connect/connect-state';
 import { ConnectWithCredentialsHandler } from './connect/connect-with-credentials.handler';
 import { StartConnectHandler } from './connect/start-connect.handler';
+import { ListBoardsHandler } from './boards/list-boards.handler';
 import { DisconnectAccountHandler } from './disconnect/disconnect-account.handler';
 import { CredentialsRefresher } from './keep-alive/credentials-refresher';
 import { AccountLifecycle } from './lifecycle/account-lifecycle';
@@ -41,8 +43,11 @@ export class AccountsModule {
         CompleteConnectHandler,
         ConnectWithCredentialsHandler,
         DisconnectAccountHandler,
+        ListBoardsHandler,
+        { provide: ConnectorRegistry, useFactory: () => new ConnectorRegistry(platformClientOptions(config)) },
         CredentialsRefresher,
         AccountsCommandsServer,
+        readinessChecks(EventStoreReadiness),
       ],
     };
   }

@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
-import { AppendBatcher, EVENT_STORE, EventStore, EventStoreModule } from '@app/event-store';
-import { HealthModule } from '@app/health';
+import { AppendBatcher, EVENT_STORE, EventStore, EventStoreModule, EventStoreReadiness } from '@app/event-store';
+import { HealthModule, readinessChecks } from '@app/health';
 import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
 import { ConnectorRegistry, platformClientOptions } from '@app/platforms';
@@ -16,7 +16,10 @@ import { CommentsPoller } from './ingest/comments.poller';
 import { PublishedItems } from './ingest/published-items';
 import { RecentReplies } from './ingest/recent-replies';
 import { WebhookCommentsHandler } from './ingest/webhook-comments.handler';
+import { DeleteReplyHandler } from './moderation/delete-reply.handler';
+import { SetCommentHiddenHandler } from './moderation/set-comment-hidden.handler';
 import { ReplyToCommentHandler } from './reply/reply-to-comment.handler';
+import { CommentActor } from './acting/comment-actor';
 
 /** The command side of comments: ingests them (poll and webhooks), classifies them, posts replies. */
 @Module({})
@@ -36,8 +39,12 @@ export class CommentsModule {
         CommentIngestion,
         CommentsPoller,
         WebhookCommentsHandler,
+        CommentActor,
         ReplyToCommentHandler,
+        SetCommentHiddenHandler,
+        DeleteReplyHandler,
         CommentsCommandsServer,
+        readinessChecks(EventStoreReadiness),
       ],
     };
   }

@@ -6,7 +6,7 @@ import { DatabaseModule, PG_POOL } from '@app/database';
 import { HealthModule } from '@app/health';
 import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
-import { CommentViewsReader, POST_VIEWS_PROJECTION, PostViewsReader, ProjectionWaiter } from '@app/read-models';
+import { COMMENT_VIEWS_PROJECTION, COMMENT_VIEWS_WAITER, CommentViewsReader, POST_VIEWS_PROJECTION, PostViewsReader, ProjectionWaiter } from '@app/read-models';
 import { AccountsModule } from '@app/accounts';
 import { WebhookStoresModule } from '@app/webhooks/stores';
 import { WorkspacesModule } from '@app/workspaces';
@@ -25,7 +25,10 @@ import { WebhooksController } from './webhooks/webhooks.controller';
 /** The HTTP API: keys and scopes, validation, commands out over NATS, lists from the read models. */
 @Module({})
 export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutdown {
-  constructor(@Inject(ProjectionWaiter) private readonly projection: ProjectionWaiter) {}
+  constructor(
+    @Inject(ProjectionWaiter) private readonly projection: ProjectionWaiter,
+    @Inject(COMMENT_VIEWS_WAITER) private readonly commentProjection: ProjectionWaiter,
+  ) {}
 
   static forRoot(config: AppConfig): DynamicModule {
     return {
@@ -47,15 +50,21 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
           inject: [PG_POOL, AppConfig],
           useFactory: (pool: Pool, cfg: AppConfig) => new ProjectionWaiter(pool, cfg.databaseUrl, POST_VIEWS_PROJECTION),
         },
+        // Each read model has its own checkpoint: a comment write waits for comment_views.
+        {
+          provide: COMMENT_VIEWS_WAITER,
+          inject: [PG_POOL, AppConfig],
+          useFactory: (pool: Pool, cfg: AppConfig) => new ProjectionWaiter(pool, cfg.databaseUrl, COMMENT_VIEWS_PROJECTION),
+        },
       ],
     };
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.projection.start();
+    await Promise.all([this.projection.start(), this.commentProjection.start()]);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.projection.stop();
+    await Promise.all([this.projection.stop(), this.commentProjection.stop()]);
   }
 }

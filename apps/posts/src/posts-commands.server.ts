@@ -1,18 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NatsConnection } from 'nats';
-import {
-  AbandonPublicationCommand,
-  CreatePostCommand,
-  DeletePostCommand,
-  EditPostCommand,
-  FireScheduledPostCommand,
-  GetPublicationCommand,
-  PublishPostCommand,
-  RecordAccountOutcomeCommand,
-  RecordFirstCommentCommand,
-  StartAccountPublishCommand,
-  Subjects,
-} from '@app/contracts';
+import { Subjects } from '@app/contracts';
 import { CommandHandlers, CommandsServer, NATS_CONNECTION } from '@app/messaging';
 import { CreatePostHandler } from './create-post/create-post.handler';
 import { EditPostHandler } from './edit-post/edit-post.handler';
@@ -37,17 +25,17 @@ export class PostsCommandsServer extends CommandsServer {
 
   protected handlers(): CommandHandlers {
     return {
-      'posts.create': (payload, { requestId }) => this.createPost.handle(payload as CreatePostCommand, requestId),
-      'posts.publish': (payload, { requestId }) => this.publishPost.publish(payload as PublishPostCommand, requestId),
-      'posts.retry': (payload, { requestId }) => this.publishPost.retry(payload as PublishPostCommand, requestId),
-      'posts.edit': (payload, { requestId }) => this.editPost.edit(payload as EditPostCommand, requestId),
-      'posts.delete': (payload, { requestId }) => this.editPost.delete(payload as DeletePostCommand, requestId),
-      'posts.fire-scheduled': (payload, { requestId }) => this.schedulerCommands.fire(payload as FireScheduledPostCommand, requestId),
-      'posts.abandon-publication': (payload, { requestId }) => this.schedulerCommands.abandon(payload as AbandonPublicationCommand, requestId),
-      'posts.start-account-publish': (payload, { requestId }) => this.publication.start(payload as StartAccountPublishCommand, requestId),
-      'posts.record-account-outcome': (payload, { requestId }) => this.publication.recordOutcome(payload as RecordAccountOutcomeCommand, requestId),
-      'posts.record-first-comment': (payload, { requestId }) => this.publication.recordFirstComment(payload as RecordFirstCommentCommand, requestId),
-      'posts.get-publication': (payload) => this.publication.get(payload as GetPublicationCommand),
+      'posts.create': (payload, { requestId }) => this.createPost.handle(payload, requestId),
+      'posts.publish': (payload, { requestId }) => this.publishPost.publish(payload, requestId),
+      'posts.retry': (payload, { requestId }) => this.publishPost.retry(payload, requestId),
+      'posts.edit': (payload, { requestId }) => this.editPost.edit(payload, requestId),
+      'posts.delete': (payload, { requestId }) => this.editPost.delete(payload, requestId),
+      'posts.fire-scheduled': (payload, { requestId }) => this.schedulerCommands.fire(payload, requestId),
+      'posts.abandon-publication': (payload, { requestId }) => this.schedulerCommands.abandon(payload, requestId),
+      'posts.start-account-publish': (payload, { requestId }) => this.publication.start(payload, requestId),
+      'posts.record-account-outcome': (payload, { requestId }) => this.publication.recordOutcome(payload, requestId),
+      'posts.record-first-comment': (payload, { requestId }) => this.publication.recordFirstComment(payload, requestId),
+      'posts.get-publication': (payload) => this.publication.get(payload),
     };
   }
 }

@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
-import { EventStoreModule } from '@app/event-store';
-import { HealthModule } from '@app/health';
+import { EventStoreModule, EventStoreReadiness } from '@app/event-store';
+import { HealthModule, readinessChecks } from '@app/health';
 import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
 import { AccountsModule } from '@app/accounts';
@@ -21,7 +21,7 @@ export class PostsModule {
     return {
       module: PostsModule,
       imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, AccountsModule, HealthModule, ObservabilityModule],
-      providers: [PostCommandRunner, CreatePostHandler, PublishPostHandler, PublicationHandler, EditPostHandler, SchedulerCommandsHandler, PostsCommandsServer],
+      providers: [PostCommandRunner, CreatePostHandler, PublishPostHandler, PublicationHandler, EditPostHandler, SchedulerCommandsHandler, PostsCommandsServer, readinessChecks(EventStoreReadiness)],
     };
   }
 }

@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
-import { EventStoreModule } from '@app/event-store';
-import { HealthModule } from '@app/health';
+import { EventStoreModule, EventStoreReadiness } from '@app/event-store';
+import { HealthModule, readinessChecks } from '@app/health';
 import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
 import { ProjectorService } from './projector.service';
@@ -14,7 +14,7 @@ export class ProjectorModule {
     return {
       module: ProjectorModule,
       imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, HealthModule, ObservabilityModule],
-      providers: [ProjectorService],
+      providers: [ProjectorService, readinessChecks(EventStoreReadiness)],
     };
   }
 }

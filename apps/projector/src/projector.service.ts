@@ -4,14 +4,17 @@ import { Pool } from 'pg';
 import { AppConfig } from '@app/config';
 import { Subjects } from '@app/contracts';
 import { inTransaction, PG_POOL } from '@app/database';
-import { CheckpointStore, EVENT_STORE, EventStore, FeedProcessor, formatPosition, RecordedEvent, RELAY_CHECKPOINT, relayToJetStream } from '@app/event-store';
+import { RELAY_CHECKPOINT, relayToJetStream } from '@app/event-relay';
+import { CheckpointStore, EVENT_STORE, EventStore, FeedProcessor, formatPosition, RecordedEvent } from '@app/event-store';
 import { ensureEventStream, NATS_CONNECTION } from '@app/messaging';
-import { notifyProjectionAdvanced, POST_VIEWS_PROJECTION } from '@app/read-models';
-import { LIVE_TARGET, projectBatch } from './rebuild/projection-target';
+import { notifyProjectionAdvanced } from '@app/read-models';
+import { ReadModel } from './read-model';
+import { READ_MODELS } from './read-models';
 
 /**
- * Runs the feed followers of this process: the post_views projection and the
- * relay to JetStream. Each has one active instance across replicas.
+ * Runs the feed followers of this process: one per read model (each with its
+ * own checkpoint) and the relay to JetStream. Each has one active instance
+ * across replicas.
  */
 @Injectable()
 export class ProjectorService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -28,9 +31,9 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
   async onApplicationBootstrap(): Promise<void> {
     await ensureEventStream(this.nc, this.subjects, this.config.natsDuplicateWindowMs);
     const checkpoints = new CheckpointStore(this.pool);
-    const common = { store: this.store, checkpoints, databaseUrl: this.config.databaseUrl };
+    const common = { store: this.store, checkpoints, databaseUrl: this.config.databaseUrl, batchSize: this.config.feedBatchSize };
     this.processors.push(
-      new FeedProcessor({ ...common, name: POST_VIEWS_PROJECTION, handle: (events) => this.project(events, checkpoints) }),
+      ...READ_MODELS.map((model) => new FeedProcessor({ ...common, name: model.name, handle: (events) => this.project(model, events, checkpoints) })),
       new FeedProcessor({ ...common, name: RELAY_CHECKPOINT, handle: relayToJetStream(this.nc.jetstream(), this.subjects, checkpoints) }),
     );
     for (const processor of this.processors) processor.start();
@@ -41,12 +44,12 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /** One transaction per batch: the rows and the checkpoint commit together, then waiters are told. */
-  private project(events: RecordedEvent[], checkpoints: CheckpointStore): Promise<void> {
+  private project(model: ReadModel, events: RecordedEvent[], checkpoints: CheckpointStore): Promise<void> {
     const position = events[events.length - 1].position;
     return inTransaction(this.pool, async (client) => {
-      await projectBatch(client, events, LIVE_TARGET, (streamId) => this.store.readStream(streamId));
-      await checkpoints.save(POST_VIEWS_PROJECTION, position, client);
-      await notifyProjectionAdvanced(client, POST_VIEWS_PROJECTION, formatPosition(position));
+      await model.project(client, events, model.tables, (streamId) => this.store.readStream(streamId));
+      await checkpoints.save(model.name, position, client);
+      await notifyProjectionAdvanced(client, model.name, formatPosition(position));
     });
   }
 }

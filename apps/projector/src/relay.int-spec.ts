@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { connect, JSONCodec, NatsConnection } from 'nats';
 import { EventEnvelope, Subjects } from '@app/contracts';
-import { CheckpointStore, PostgresEventStore, RELAY_CHECKPOINT, START } from '@app/event-store';
+import { RELAY_CHECKPOINT } from '@app/event-relay';
+import { CheckpointStore, PostgresEventStore, START } from '@app/event-store';
 import { TEST_NATS_URL } from '@app/testing';
 import { TestStack } from '../../../test/support/test-stack';
 

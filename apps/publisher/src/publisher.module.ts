@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
-import { HealthModule, READINESS_CHECKS, ReadinessCheck } from '@app/health';
+import { HealthModule, readinessChecks } from '@app/health';
 import { ObservabilityModule } from '@app/observability';
 import { CommandClient, MessagingModule } from '@app/messaging';
 import { ConnectorRegistry, platformClientOptions } from '@app/platforms';
@@ -28,7 +28,7 @@ export class PublisherModule {
         PublishRequestsWorker,
         DuePostsScheduler,
         // /health/ready fails while the consumer is not consuming (a worker that never registered).
-        { provide: READINESS_CHECKS, inject: [PublishRequestsWorker], useFactory: (worker: PublishRequestsWorker): ReadinessCheck[] => [worker] },
+        readinessChecks(PublishRequestsWorker),
       ],
     };
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NatsConnection } from 'nats';
-import { CreateWebhookCommand, RedeliverWebhookCommand, ReplayWebhookCommand, Subjects, UpdateWebhookCommand, WebhookEndpointCommand } from '@app/contracts';
+import { Subjects } from '@app/contracts';
 import { CommandHandlers, CommandsServer, NATS_CONNECTION } from '@app/messaging';
 import { WebhookEndpointsHandler } from './endpoints/webhook-endpoints.handler';
 
@@ -17,13 +17,13 @@ export class WebhooksCommandsServer extends CommandsServer {
 
   protected handlers(): CommandHandlers {
     return {
-      'webhooks.create': (payload) => this.endpoints.create(payload as CreateWebhookCommand),
-      'webhooks.update': (payload) => this.endpoints.update(payload as UpdateWebhookCommand),
-      'webhooks.delete': (payload) => this.endpoints.delete(payload as WebhookEndpointCommand),
-      'webhooks.rotate-secret': (payload) => this.endpoints.rotateSecret(payload as WebhookEndpointCommand),
-      'webhooks.test': (payload) => this.endpoints.test(payload as WebhookEndpointCommand),
-      'webhooks.redeliver': (payload) => this.endpoints.redeliver(payload as RedeliverWebhookCommand),
-      'webhooks.replay': (payload) => this.endpoints.replay(payload as ReplayWebhookCommand),
+      'webhooks.create': (payload) => this.endpoints.create(payload),
+      'webhooks.update': (payload) => this.endpoints.update(payload),
+      'webhooks.delete': (payload) => this.endpoints.delete(payload),
+      'webhooks.rotate-secret': (payload) => this.endpoints.rotateSecret(payload),
+      'webhooks.test': (payload) => this.endpoints.test(payload),
+      'webhooks.redeliver': (payload) => this.endpoints.redeliver(payload),
+      'webhooks.replay': (payload) => this.endpoints.replay(payload),
     };
   }
 }

@@ -2,8 +2,8 @@ import { DynamicModule, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { AccountsModule } from '@app/accounts';
 import { DatabaseModule } from '@app/database';
-import { EVENT_STORE, EventStore, EventStoreModule } from '@app/event-store';
-import { HealthModule, READINESS_CHECKS, ReadinessCheck } from '@app/health';
+import { EVENT_STORE, EventStore, EventStoreModule, EventStoreReadiness } from '@app/event-store';
+import { HealthModule, readinessChecks } from '@app/health';
 import { MessagingModule } from '@app/messaging';
 import { ObservabilityModule } from '@app/observability';
 import { WebhookDeliveryStore, WebhookDispatcher, WebhookEndpointStore, WebhookFanout, WebhookStoresModule, WebhookTarget } from '@app/webhooks';
@@ -45,7 +45,7 @@ export class WebhooksModule implements OnApplicationShutdown {
         DeliveriesWorker,
         WebhookEndpointsHandler,
         WebhooksCommandsServer,
-        { provide: READINESS_CHECKS, inject: [DeliveriesWorker], useFactory: (worker: DeliveriesWorker): ReadinessCheck[] => [worker] },
+        readinessChecks(DeliveriesWorker, EventStoreReadiness),
       ],
     };
   }

@@ -47,6 +47,8 @@ export class AppConfig {
   projectionWaitMs = 5_000;
   /** How long a publish request waits for every account's outcome before answering 202 (publishing). */
   publishWaitMs = 8_000;
+  /** How many events each feed follower (the relay, each projection) takes from the feed at once. */
+  feedBatchSize = 500;
   /**
    * PLATFORM_SANDBOX_URL: every platform under one sandbox, each at its own prefix. Plain values
    * only: libs/platforms turns them into endpoints (platformClientOptions), so configuration
@@ -73,7 +75,7 @@ export class AppConfig {
   schedulerIntervalMs = 1_000;
   /**
    * A publication still running this long after it was asked for is closed:
-   * accounts without an outcome fail (publish_abandoned). Longer than every
+   * accounts without an outcome fail (see abandonedAccountError). Longer than every
    * redelivery of the publisher's consumer put together.
    */
   publishAbandonAfterMs = 15 * 60_000;
@@ -114,8 +116,8 @@ export class AppConfig {
    * receiver, tests). Every other endpoint must be public https.
    */
   webhookAllowedHosts: string[] = [];
-  /** One webhook attempt (connect, send, status and headers) gives up after this (WEBHOOK_TIMEOUT_MS). */
-  webhookTimeoutMs = 5_000;
+  /** One webhook attempt (connect, send, status and headers) gives up after this (WEBHOOK_TIMEOUT_MS); Standard Webhooks suggests 15–30 s. */
+  webhookTimeoutMs = 15_000;
   /** Bytes of an endpoint's answer read before the connection is dropped. */
   webhookMaxResponseBytes = 16 * 1024;
   /** How often the webhooks service looks for due deliveries (new events start one at once). */
@@ -158,6 +160,7 @@ export class AppConfig {
     config.commandTimeoutMs = int('COMMAND_TIMEOUT_MS', config.commandTimeoutMs);
     config.projectionWaitMs = int('PROJECTION_WAIT_MS', config.projectionWaitMs);
     config.publishWaitMs = int('PUBLISH_WAIT_MS', config.publishWaitMs);
+    config.feedBatchSize = int('FEED_BATCH_SIZE', config.feedBatchSize);
     config.platformSandboxUrl = env.PLATFORM_SANDBOX_URL ? withoutTrailingSlash(env.PLATFORM_SANDBOX_URL) : null;
     for (const platform of PLATFORMS) {
       const baseUrl = env[`PLATFORM_BASE_URL_${platform.toUpperCase()}`];

@@ -1,3 +1,5 @@
+import type { CommandName } from './command-map';
+
 /**
  * NATS subject names, versioned. Events live under social.v1.> (the JetStream
  * stream); commands under social.cmd.v1.> — a different root on purpose, so the
@@ -32,33 +34,6 @@ export class Subjects {
     return this.prefix(`social.cmd.v1.${name}`);
   }
 }
-
-export type CommandName =
-  | 'posts.create'
-  | 'posts.publish'
-  | 'posts.retry'
-  | 'posts.edit'
-  | 'posts.delete'
-  | 'posts.fire-scheduled'
-  | 'posts.abandon-publication'
-  | 'posts.start-account-publish'
-  | 'posts.record-account-outcome'
-  | 'posts.record-first-comment'
-  | 'posts.get-publication'
-  | 'comments.ingest-webhook'
-  | 'comments.reply'
-  | 'accounts.connect-start'
-  | 'accounts.connect-complete'
-  | 'accounts.connect-credentials'
-  | 'accounts.disconnect'
-  | 'accounts.require-reauth'
-  | 'webhooks.create'
-  | 'webhooks.update'
-  | 'webhooks.delete'
-  | 'webhooks.rotate-secret'
-  | 'webhooks.test'
-  | 'webhooks.redeliver'
-  | 'webhooks.replay';
 
 export function categoryOf(streamId: string): string {
   const dash = streamId.indexOf('-');

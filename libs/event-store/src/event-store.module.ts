@@ -4,6 +4,7 @@ import { AppConfig } from '@app/config';
 import { PG_POOL } from '@app/database';
 import { eventsAppended } from '@app/observability';
 import { EVENT_STORE, EventStore } from './event-store.port';
+import { EventStoreReadiness } from './event-store.readiness';
 import { PostgresEventStore } from './postgres-event-store';
 
 /** Chooses the event store adapter from configuration (EVENT_STORE=postgres | eventstoredb). */
@@ -32,8 +33,11 @@ function countingAppends(store: EventStore): EventStore {
 
 @Global()
 @Module({
-  providers: [{ provide: EVENT_STORE, inject: [AppConfig, PG_POOL], useFactory: (config: AppConfig, pool: Pool) => countingAppends(createEventStore(config, pool)) }],
-  exports: [EVENT_STORE],
+  providers: [
+    { provide: EVENT_STORE, inject: [AppConfig, PG_POOL], useFactory: (config: AppConfig, pool: Pool) => countingAppends(createEventStore(config, pool)) },
+    EventStoreReadiness,
+  ],
+  exports: [EVENT_STORE, EventStoreReadiness],
 })
 export class EventStoreModule implements OnApplicationShutdown {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}

@@ -87,6 +87,13 @@ export interface EventStore {
   readAll(after: GlobalPosition, maxCount: number): Promise<RecordedEvent[]>;
 
   /**
+   * A position that every event stored at or after `time` comes after in the global feed:
+   * readAll from it misses none of them (it may also give some stored shortly before
+   * `time`; filter on createdAt). START when the store cannot tell (a replay since a time).
+   */
+  positionBefore(time: Date): Promise<GlobalPosition>;
+
+  /**
    * Delivers every event after `after`, in global order, in batches, then keeps
    * following. The handler is awaited before the next batch (back-pressure).
    * If the handler throws, the subscription ends with that error: the owner

@@ -113,6 +113,11 @@ export class EventStoreDbEventStore implements EventStore {
     return records.flatMap((record) => toDomainEvent(record) ?? []);
   }
 
+  /** EventStoreDB keeps no index by time: from the start (readers filter on createdAt). */
+  async positionBefore(): Promise<GlobalPosition> {
+    return START;
+  }
+
   async readAll(after: GlobalPosition, maxCount: number): Promise<RecordedEvent[]> {
     if (maxCount <= 0) return [];
     // $all reads cannot filter server-side in this client, and they include the

@@ -14,6 +14,8 @@ export interface FeedProcessorOptions {
   databaseUrl: string;
   /** Handles a batch and saves the checkpoint past it (in its own transaction where it has one). */
   handle: BatchHandler;
+  /** Events per batch (the store's default when absent). */
+  batchSize?: number;
   retryDelayMs?: number;
 }
 
@@ -88,11 +90,17 @@ export class FeedProcessor {
     if (this.stopped) return;
     this.isLeader = true;
     const from = await this.options.checkpoints.load(this.options.name);
+    // Stopped while loading: stop() found no subscription to end, so none may start now.
+    if (this.stopped) return;
     this.position = from;
-    this.subscription = this.options.store.subscribeToAll(from, async (events) => {
-      await this.options.handle(events);
-      this.position = events[events.length - 1].position;
-    });
+    this.subscription = this.options.store.subscribeToAll(
+      from,
+      async (events) => {
+        await this.options.handle(events);
+        this.position = events[events.length - 1].position;
+      },
+      { batchSize: this.options.batchSize },
+    );
     await Promise.race([this.subscription.done, lockLost]);
   }
 

@@ -13,7 +13,7 @@ import {
   refusalAsOutcome,
   WrongExpectedRevisionError,
 } from './event-store.port';
-import { GlobalPosition } from '@app/contracts';
+import { GlobalPosition, START } from '@app/contracts';
 import { followFeed } from './follow-feed';
 import { AppendNotifier, EVENTS_APPENDED_CHANNEL } from './append-notifier';
 
@@ -85,6 +85,9 @@ function appendResult(row: { global_position: string; transaction_id: string; st
 function isRevisionTaken(error: unknown): boolean {
   return (error as { code?: string }).code === UNIQUE_VIOLATION && (error as { constraint?: string }).constraint === 'events_stream_revision';
 }
+
+/** Longer than any append transaction runs (positionBefore's margin; one that ran longer also holds the feed back that long). */
+const APPEND_MAX_MS = 5 * 60_000;
 
 /**
  * The PostgreSQL adapter. The global feed is ordered by (transaction id,
@@ -194,6 +197,21 @@ export class PostgresEventStore implements EventStore {
       [after.commit.toString(), after.prepare.toString(), maxCount],
     );
     return rows.map(toRecorded);
+  }
+
+  /**
+   * The newest event stored more than APPEND_MAX_MS before `time` (index events_created_at). An
+   * event's created_at is its transaction's start, and an append is one short transaction: that
+   * event's transaction id was given before `time`, so before the id of every event stored at or
+   * after `time` — which come after it in the feed, ordered by transaction id first.
+   */
+  async positionBefore(time: Date): Promise<GlobalPosition> {
+    const { rows } = await this.pool.query<{ transaction_id: string; global_position: string }>(
+      `SELECT transaction_id::text AS transaction_id, global_position FROM events
+       WHERE created_at < $1::timestamptz - $2::bigint * interval '1 millisecond' ORDER BY created_at DESC LIMIT 1`,
+      [time, APPEND_MAX_MS],
+    );
+    return rows[0] ? { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].global_position) } : START;
   }
 
   subscribeToAll(after: GlobalPosition, handler: BatchHandler, options: { batchSize?: number } = {}): FeedSubscription {

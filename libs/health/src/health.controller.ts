@@ -4,11 +4,10 @@ import { NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { PG_POOL } from '@app/database';
 import { NATS_CONNECTION } from '@app/messaging';
-import { EVENT_STORE, EventStore } from '@app/event-store/event-store.port';
 import { Public } from '@app/observability';
 import { READINESS_CHECKS, ReadinessCheck } from './readiness-check';
 
-/** Liveness (the process answers) and readiness (its Postgres, NATS and event store answer, and its own checks pass). */
+/** Liveness (the process answers) and readiness (its Postgres and NATS answer, and its own checks pass: READINESS_CHECKS). */
 @Public()
 @Controller('health')
 export class HealthController {
@@ -17,15 +16,6 @@ export class HealthController {
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     private readonly moduleRef: ModuleRef,
   ) {}
-
-  /** The event store, in the apps that use one (the gateway does not). */
-  private eventStore(): EventStore | null {
-    try {
-      return this.moduleRef.get<EventStore>(EVENT_STORE, { strict: false });
-    } catch {
-      return null;
-    }
-  }
 
   /** The app's own checks, if it provides any (READINESS_CHECKS). */
   private appChecks(): ReadinessCheck[] {
@@ -54,8 +44,6 @@ export class HealthController {
       { name: 'postgres', run: () => this.pool.query('SELECT 1'), explained: false },
       { name: 'nats', run: () => (this.nc.isClosed() ? Promise.reject(new Error('connection closed')) : this.nc.flush()), explained: false },
     ];
-    const eventStore = this.eventStore();
-    if (eventStore) checks.push({ name: 'event store', run: () => eventStore.ping(), explained: false });
     for (const check of this.appChecks()) {
       const run = async () => {
         const problem = await check.problem();

@@ -1,7 +1,9 @@
 import { connect, NatsConnection, Subscription } from 'nats';
-import { DomainError, Subjects } from '@app/contracts';
+import { CreatePostCommand, DomainError, Subjects } from '@app/contracts';
 import { TEST_NATS_URL, testNamespace } from '@app/testing';
 import { CommandClient, serveCommands } from './command-bus';
+
+const CREATE: CreatePostCommand = { workspaceId: 'w-1', body: { content: 'hello' }, idempotencyKey: null };
 
 /** How a command's failure reaches the caller (real NATS request/reply). */
 describe('command replies (real NATS)', () => {
@@ -20,7 +22,7 @@ describe('command replies (real NATS)', () => {
     subjects = new Subjects(testNamespace());
     served = serveCommands(nc, subjects, 'test', { 'posts.create': () => Promise.reject(error) }, (failure) => logged.push(failure));
     await nc.flush();
-    const failure = await new CommandClient(nc, subjects, 2_000).request('posts.create', {}).catch((caught: unknown) => caught);
+    const failure = await new CommandClient(nc, subjects, 2_000).request('posts.create', CREATE).catch((caught: unknown) => caught);
     expect(failure).toBeInstanceOf(DomainError);
     return failure as DomainError;
   }
@@ -44,5 +46,48 @@ describe('command replies (real NATS)', () => {
 
   it('a refusal keeps its code', async () => {
     expect(await failWith(new DomainError('content_too_long', 'too long'))).toMatchObject({ code: 'content_too_long', message: 'too long' });
+  });
+});
+
+/**
+ * The command name types both ends (CommandMap in contracts). The `@ts-expect-error` lines are the
+ * type-level check: `tsc` fails on an unused one, so each line must stay a compile error.
+ */
+describe('the typed command seam (real NATS)', () => {
+  let nc: NatsConnection;
+  let served: Subscription[] = [];
+
+  beforeAll(async () => {
+    nc = await connect({ servers: TEST_NATS_URL });
+  });
+  afterAll(async () => {
+    served.forEach((subscription) => subscription.unsubscribe());
+    await nc.close();
+  });
+
+  it('a handler answers its own reply type; a caller sends its own payload type and gets the reply typed', async () => {
+    const subjects = new Subjects(testNamespace());
+    served = serveCommands(
+      nc,
+      subjects,
+      'test',
+      {
+        'posts.fire-scheduled': async ({ postId }) => ({ fired: postId === 'post-1' }),
+        // @ts-expect-error the reply of another command (fire-scheduled's) for abandon-publication
+        'posts.abandon-publication': async () => ({ fired: true }),
+      },
+      () => undefined,
+    );
+    await nc.flush();
+    const client = new CommandClient(nc, subjects, 2_000);
+
+    const reply = await client.request('posts.fire-scheduled', { postId: 'post-1' });
+    expect(reply.fired).toBe(true);
+    // @ts-expect-error the reply of fire-scheduled has no `abandoned`
+    expect(reply.abandoned).toBeUndefined();
+
+    // What a wrong payload would do at run time (the compiler refuses it): the handler finds no postId.
+    // @ts-expect-error a create's payload sent as fire-scheduled
+    expect(await client.request('posts.fire-scheduled', CREATE)).toEqual({ fired: false });
   });
 });

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ErrorCode, Subjects, CommandName, CommandReply, DomainError } from '@app/contracts';
+import { CommandName, CommandPayload, CommandReply, CommandResult, DomainError, ErrorCode, Subjects } from '@app/contracts';
 import { isDatabaseUnavailable } from '@app/database';
 import { commandsHandled, currentRequestId, extractTraceContext, injectTraceContext, REQUEST_ID_HEADER, runInRequestContext } from '@app/observability';
 import { headers as natsHeaders, JSONCodec, NatsConnection, Subscription, ErrorCode as NatsErrorCode, NatsError } from 'nats';
@@ -8,7 +8,10 @@ const codec = JSONCodec();
 
 export { REQUEST_ID_HEADER };
 
-/** Sends commands over NATS request/reply and turns a refusal back into a DomainError. */
+/**
+ * Sends commands over NATS request/reply and turns a refusal back into a DomainError.
+ * The name decides the payload's and the answer's types (CommandMap in contracts).
+ */
 export class CommandClient {
   constructor(
     private readonly nc: NatsConnection,
@@ -17,14 +20,15 @@ export class CommandClient {
   ) {}
 
   /** requestId defaults to the request, command or event being handled, so it follows the work across services. */
-  async request<T>(name: CommandName, payload: unknown, requestId = currentRequestId()): Promise<T> {
+  async request<N extends CommandName>(name: N, payload: CommandPayload<N>, requestId = currentRequestId()): Promise<CommandResult<N>> {
     const h = natsHeaders();
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
     injectTraceContext(h);
-    let reply: CommandReply<T>;
+    let reply: CommandReply<CommandResult<N>>;
     try {
       const msg = await this.nc.request(this.subjects.command(name), codec.encode(payload), { timeout: this.timeoutMs, headers: h });
-      reply = codec.decode(msg.data) as CommandReply<T>;
+      // The handler of `name` answers CommandResult<N>: serveCommands holds it to the same map.
+      reply = codec.decode(msg.data) as CommandReply<CommandResult<N>>;
     } catch (error) {
       const code = (error as NatsError).code;
       if (code === NatsErrorCode.Timeout || code === NatsErrorCode.NoResponders) {
@@ -38,7 +42,19 @@ export class CommandClient {
   }
 }
 
-export type CommandHandler = (payload: unknown, context: { requestId: string | undefined }) => Promise<unknown>;
+/** What a handler knows of the command besides its payload. */
+export interface CommandContext {
+  requestId: string | undefined;
+}
+
+/** Answers command `N`: the payload the client sent for it, and the result the client expects back. */
+export type CommandHandler<N extends CommandName> = (payload: CommandPayload<N>, context: CommandContext) => Promise<CommandResult<N>>;
+
+/** Each command an app answers, with its handler. */
+export type CommandHandlers = { [N in CommandName]?: CommandHandler<N> };
+
+/** A handler once its name is no longer known to the compiler (iterating the map). */
+type AnyCommandHandler = (payload: unknown, context: CommandContext) => Promise<unknown>;
 
 /**
  * Answers commands on a queue group, so replicas share the load. A DomainError
@@ -51,29 +67,32 @@ export function serveCommands(
   nc: NatsConnection,
   subjects: Subjects,
   queue: string,
-  handlers: Partial<Record<CommandName, CommandHandler>>,
+  handlers: CommandHandlers,
   onError: (error: unknown, name: CommandName) => void,
 ): Subscription[] {
   const logger = new Logger(`Commands:${queue}`);
-  return Object.entries(handlers).map(([name, handler]) =>
-    nc.subscribe(subjects.command(name as CommandName), {
+  // Each handler was typed against its own name's payload when the map was built; the
+  // payload decoded here is what a CommandClient sent for that name (typed by the same map).
+  const served = Object.entries(handlers) as Array<[CommandName, AnyCommandHandler]>;
+  return served.map(([name, handler]) =>
+    nc.subscribe(subjects.command(name), {
       queue,
       callback: (err, msg) => {
-        if (err) return onError(err, name as CommandName);
+        if (err) return onError(err, name);
         const requestId = msg.headers?.get(REQUEST_ID_HEADER) || undefined;
         void runInRequestContext({ requestId, trace: extractTraceContext(msg.headers) }, async () => {
           const started = performance.now();
           let reply: CommandReply<unknown>;
           let outcome: 'ok' | 'refused' | 'error' = 'ok';
           try {
-            reply = { ok: true, value: await handler!(codec.decode(msg.data), { requestId }) };
+            reply = { ok: true, value: await handler(codec.decode(msg.data), { requestId }) };
           } catch (error) {
             if (error instanceof DomainError) {
               outcome = 'refused';
               reply = { ok: false, error: error.toBody().error };
             } else {
               outcome = 'error';
-              onError(error, name as CommandName);
+              onError(error, name);
               // A lost database is no fault of the caller, who may retry (503 with Retry-After).
               reply = isDatabaseUnavailable(error)
                 ? { ok: false, error: { code: 'service_unavailable', message: `the ${name.split('.')[0]} service cannot reach its database; retry later` } }

@@ -1,16 +1,13 @@
 import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { NatsConnection, Subscription } from 'nats';
-import { CommandName, Subjects } from '@app/contracts';
-import { CommandHandler, serveCommands } from './command-bus';
+import { Subjects } from '@app/contracts';
+import { CommandHandlers, serveCommands } from './command-bus';
 
 /**
  * An app's command endpoint: answers its commands on NATS in one queue group
  * shared by every replica, from start-up until shutdown. Subclasses name the
  * queue and map each command to its handler.
  */
-/** Each command an app answers, with its handler. */
-export type CommandHandlers = Partial<Record<CommandName, CommandHandler>>;
-
 export abstract class CommandsServer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(this.constructor.name);
   private subscriptions: Subscription[] = [];

@@ -5,6 +5,9 @@ import { httpRequestDuration } from './metrics';
 import { acceptRequestId, REQUEST_ID_HEADER, runInRequestContext } from './request-context';
 import { traceContextOf } from './trace-propagation';
 
+/** The access log's context: one line per request, at log level (JsonLogger's alsoLogFrom can keep it alone). */
+export const ACCESS_LOG_CONTEXT = 'HTTP';
+
 /** Probes and scrapes: counted, but logged only at verbose level so they do not drown the access log. */
 const QUIET_ROUTES = new Set(['/health/live', '/health/ready', '/metrics']);
 
@@ -30,7 +33,7 @@ interface FinishedReply {
  */
 export function observeHttp(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
-  const logger = new Logger('HTTP');
+  const logger = new Logger(ACCESS_LOG_CONTEXT);
 
   fastify.addHook('onRequest', (request, reply, done) => {
     const requestId = acceptRequestId(request.headers[REQUEST_ID_HEADER]);

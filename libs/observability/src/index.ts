@@ -1,6 +1,7 @@
 export * from './request-context';
 export * from './redact';
 export * from './json-logger';
+export * from './log-levels';
 export * from './trace-propagation';
 export * from './metrics';
 export * from './http-observability';

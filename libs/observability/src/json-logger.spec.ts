@@ -34,6 +34,19 @@ describe('JsonLogger', () => {
     expect(out.parsed()).toEqual([expect.objectContaining({ level: 'error', msg: 'boom', stack: 'Error: boom\n    at x', context: 'Worker' })]);
   });
 
+  it('alsoLogFrom keeps the log-level lines of those contexts alone when log is off (npm start: the access log, not the module loading)', () => {
+    const out = capture();
+    const logger = new JsonLogger({ levels: ['warn', 'error', 'fatal'], alsoLogFrom: ['HTTP'], destination: out.destination });
+    logger.log('InstanceLoader dependencies initialized', 'InstanceLoader');
+    logger.log('GET /api/v1/posts 200 3.1ms', 'HTTP');
+    logger.verbose('GET /health/ready 200 0.4ms', 'HTTP');
+    logger.warn('slow consumer', 'Worker');
+    expect(out.parsed().map((line) => [line.level, line.context, line.msg])).toEqual([
+      ['info', 'HTTP', 'GET /api/v1/posts 200 3.1ms'],
+      ['warn', 'Worker', 'slow consumer'],
+    ]);
+  });
+
   it('never writes a secret: headers, tokens, API keys in text, the token encryption key', () => {
     const out = capture();
     const logger = new JsonLogger({ destination: out.destination });

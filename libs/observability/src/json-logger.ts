@@ -38,9 +38,16 @@ function contextFields(): Record<string, string> {
 export class JsonLogger implements LoggerService {
   private readonly pino: Pino;
   private levels: Set<LogLevel>;
+  private readonly alsoLogFrom: Set<string>;
 
-  constructor(options: { levels?: LogLevel[]; destination?: LogDestination } = {}) {
+  /**
+   * `alsoLogFrom`: contexts whose log-level lines are written even when `log`
+   * is not among the levels (npm start keeps the access log and drops Nest's
+   * module-loading lines, which are log-level too).
+   */
+  constructor(options: { levels?: LogLevel[]; alsoLogFrom?: string[]; destination?: LogDestination } = {}) {
     this.levels = new Set(options.levels ?? DEFAULT_LOG_LEVELS);
+    this.alsoLogFrom = new Set(options.alsoLogFrom ?? []);
     this.pino = pino(
       {
         level: 'trace',
@@ -76,7 +83,7 @@ export class JsonLogger implements LoggerService {
   }
 
   private write(level: LogLevel, message: unknown, params: unknown[]): void {
-    if (!this.levels.has(level)) return;
+    if (!this.levels.has(level) && !(level === 'log' && this.alsoLogFrom.has(String(params[params.length - 1])))) return;
     const { fields, msg } = toLine(level, message, params);
     this.pino[PINO_LEVEL[level]](redactSecrets(fields, knownSecrets) as object, scrubText(msg, knownSecrets));
   }

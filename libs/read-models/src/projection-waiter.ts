@@ -87,19 +87,31 @@ export class ProjectionWaiter {
     if (await check()) return true;
     return new Promise((resolve) => {
       let checking = false;
+      // An advance while a check runs may be the one that makes it hold: check once more after it, never drop it.
+      let advancedMeanwhile = false;
+      let finished = false;
       const finish = (done: boolean) => {
+        finished = true;
         clearTimeout(timer);
         clearInterval(fallback);
         this.watchers.delete(watcher);
         resolve(done);
       };
       const watcher = () => {
-        if (checking) return;
+        if (finished) return;
+        if (checking) {
+          advancedMeanwhile = true;
+          return;
+        }
         checking = true;
+        advancedMeanwhile = false;
         check()
           .then((done) => done && finish(true))
           .catch(() => undefined)
-          .finally(() => (checking = false));
+          .finally(() => {
+            checking = false;
+            if (advancedMeanwhile) watcher();
+          });
       };
       const timer = setTimeout(() => finish(false), timeoutMs);
       // Notifications can be lost; a slow re-check keeps the wait honest.

@@ -14,6 +14,8 @@ export type FastifyServerOptions = Exclude<NonNullable<ConstructorParameters<typ
 export interface HttpAppOptions {
   /** Levels written (default log, warn, error, fatal), or false for none (the tests). */
   logger?: LogLevel[] | false;
+  /** Contexts whose log-level lines are written even when `log` is not among the levels (see JsonLogger). */
+  alsoLogFrom?: string[];
   /** Where the JSON log lines go; stdout by default. */
   logDestination?: LogDestination;
   /** Fastify server options an app needs on top of the shared ones (limits, client error answers). */
@@ -25,7 +27,7 @@ export interface HttpAppOptions {
  * request gets an x-request-id and is timed into http_request_duration_seconds.
  */
 export async function createHttpApp(module: DynamicModule, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
-  const logger = options.logger === false ? false : new JsonLogger({ levels: options.logger ?? DEFAULT_LOG_LEVELS, destination: options.logDestination });
+  const logger = options.logger === false ? false : new JsonLogger({ levels: options.logger ?? DEFAULT_LOG_LEVELS, alsoLogFrom: options.alsoLogFrom, destination: options.logDestination });
   const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter({ bodyLimit: 1024 * 1024, ...options.fastify }), {
     logger,
     abortOnError: false,

@@ -1,4 +1,4 @@
-import { DomainError } from '@app/contracts';
+import { DomainError, ErrorCode } from '@app/contracts';
 import { Decider, foldEvents } from '@app/decider';
 
 /**
@@ -6,10 +6,12 @@ import { Decider, foldEvents } from '@app/decider';
  *
  *   const spec = deciderSpec(postDecider);
  *   spec.given([created]).when(publish).then([publishRequested]);
- *   spec.given([created, deleted]).when(publish).thenRefuses('post_not_found');
+ *   spec.given([created, deleted]).when(publish).thenRefuses('not_found');
  *
- * `then` compares the decided events with toEqual; `thenRefuses` expects a DomainError with
- * that code (and answers it, to check its message or details) and no events.
+ * `then` compares the decided events with toEqual (asymmetric matchers such as
+ * expect.objectContaining work) and answers them; `thenRefuses` expects a DomainError with that
+ * code and no events (a refusal appends nothing), and answers the error to check its message or
+ * details. Every decided event is also folded with evolve, so a decision evolve cannot apply fails.
  */
 export function deciderSpec<C, E, S>(decider: Decider<C, E, S>) {
   return {
@@ -19,18 +21,28 @@ export function deciderSpec<C, E, S>(decider: Decider<C, E, S>) {
         /** The state the given events fold to (for checks on evolve). */
         state,
         when(command: C) {
-          const decide = (): E[] => decider.decide(command, state);
+          const decide = (): E[] => {
+            const decided = decider.decide(command, state);
+            decided.reduce(decider.evolve, state);
+            return decided;
+          };
           return {
             /** The decided events, for assertions `then` cannot express (toMatchObject, lengths). */
             events: (): E[] => decide(),
-            then(expected: readonly E[]): void {
-              expect(decide()).toEqual(expected);
+            /** The given events followed by the decided ones: the next `given` of a longer story. */
+            history: (): E[] => [...events, ...decide()],
+            /** The state after the decided events (for checks on what the decision leaves). */
+            stateAfter: (): S => decide().reduce(decider.evolve, state),
+            then(expected: readonly E[]): E[] {
+              const decided = decide();
+              expect(decided).toEqual(expected);
+              return decided;
             },
             thenNothing(): void {
               expect(decide()).toEqual([]);
             },
-            thenRefuses(code: string): DomainError {
-              let decided: E[] | undefined;
+            thenRefuses(code: ErrorCode): DomainError {
+              let decided: E[];
               try {
                 decided = decide();
               } catch (error) {

@@ -1,47 +1,51 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { CommentEvent, commentStreamId, DomainError } from '@app/contracts';
-import { EVENT_STORE, EventStore, formatPosition, WrongExpectedRevisionError } from '@app/event-store';
-import { CommentCommand, CommentState, decide } from './comment.decider';
-import { loadComment, toNewCommentEvents } from './comment-stream';
-
-const MAX_CONFLICT_RETRIES = 10;
+import { CommentEvent, commentStreamId } from '@app/contracts';
+import { CommandOutcome, CommandRunner, EVENT_STORE, EventStore } from '@app/event-store';
+import { CommentCommand } from './comment.commands';
+import { commentDecider } from './comment.decider';
+import { CommentState } from './comment.state';
+import { toNewCommentEvents } from './comment-stream';
+import { unknownComment } from './unknown-comment';
 
 /**
- * Load → decide → append with the expected revision, for the commands on a stored
- * comment (replies; ingestion appends receipts without reading, see comment-ingestion.ts).
- * A conflict means another command won the race (two replies at once): decide again
- * on what it wrote.
+ * The comments' use of the shared command runner (libs/event-store), for the
+ * commands on a stored comment (replies, moderation; ingestion appends receipts
+ * without reading, see comment-ingestion.ts). Two commands on one comment at
+ * once are decided one after the other, or again after losing the race to
+ * another replica.
  */
 @Injectable()
 export class CommentCommandRunner {
-  constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly config: AppConfig,
-  ) {}
+  private readonly runner: CommandRunner<CommentCommand, CommentEvent, CommentState>;
+
+  constructor(@Inject(EVENT_STORE) store: EventStore, config: AppConfig) {
+    this.runner = new CommandRunner({
+      store,
+      decider: commentDecider,
+      streamId: commentStreamId,
+      toNewEvents: (events, state, requestId) => toNewCommentEvents(events, workspaceOf(state), requestId),
+      now: () => config.now(),
+      aggregate: 'comment',
+    });
+  }
 
   load(commentId: string): Promise<CommentState> {
-    return loadComment(this.store, commentId).then((loaded) => loaded.state);
+    return this.runner.load(commentId).then((loaded) => loaded.state);
   }
 
-  /** The events appended (none when the command decided nothing) and the position of the last one. */
-  async run(
-    commentId: string,
-    workspaceId: string,
-    build: (now: Date) => CommentCommand,
-    requestId: string | undefined,
-  ): Promise<{ events: CommentEvent[]; position: string | null }> {
-    for (let attempt = 0; ; attempt++) {
-      const loaded = await loadComment(this.store, commentId);
-      const events = decide(build(this.config.now()), loaded.state);
-      if (events.length === 0) return { events, position: null };
-      try {
-        const appended = await this.store.append(commentStreamId(commentId), toNewCommentEvents(events, workspaceId, requestId), loaded.expected);
-        return { events, position: formatPosition(appended.position) };
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError)) throw error;
-        if (attempt >= MAX_CONFLICT_RETRIES) throw new DomainError('service_unavailable', 'the comment is changing too fast; retry');
-      }
-    }
+  /** `workspaceId` is the caller's: a comment of another workspace is unknown to it. */
+  run(commentId: string, workspaceId: string, build: (now: Date) => CommentCommand, requestId: string | undefined): Promise<CommandOutcome<CommentEvent, CommentState>> {
+    const scoped = (state: CommentState, now: Date) => {
+      if (state.exists && state.data.workspaceId !== workspaceId) throw unknownComment();
+      return build(now);
+    };
+    return this.runner.run(commentId, { build: scoped, requestId });
   }
+}
+
+/** A decision always leaves the comment existing (a receipt makes it; nothing else applies to a missing one). */
+function workspaceOf(state: CommentState): string {
+  if (!state.exists) throw new Error('events decided for a comment that does not exist');
+  return state.data.workspaceId;
 }

@@ -1,51 +1,35 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { DomainError, PostEvent, postStreamId } from '@app/contracts';
-import { EVENT_STORE, EventStore, formatPosition, LoadedAggregate, NewEvent, WrongExpectedRevisionError } from '@app/event-store';
-import { decide, evolve, initialState, PostCommand, PostState } from './post.decider';
-import { loadPost, toNewPostEvents } from './post-stream';
-
-export interface RunResult {
-  /** The post after the command (unchanged when it decided nothing). */
-  state: PostState;
-  /** The events this command decided (none: nothing to do, e.g. a repeat). */
-  events: PostEvent[];
-  /** Position of the last event of the stream after the command ("commit:prepare"), or null if there is none. */
-  position: string | null;
-}
+import { CommandOutcome, CommandRunner, EVENT_STORE, EventStore } from '@app/event-store';
+import { PostCommand } from './post.commands';
+import { postDecider } from './post.decider';
+import { PostState } from './post.state';
+import { toNewPostEvents } from './post-stream';
 
 /** The caller's workspace (a post of another one is not found) and If-Match, or 'internal' (publisher, scheduler). */
 export type CommandScope = { workspaceId: string; expectedVersion?: number | null } | 'internal';
 
-interface Pending {
-  /** The post cannot exist yet (a fresh id): skip reading its stream on the first try. */
-  fresh: boolean;
-  scope: CommandScope;
-  build: (state: PostState, now: Date) => PostCommand;
-  requestId: string | undefined;
-  resolve: (result: RunResult) => void;
-  reject: (error: unknown) => void;
-}
-
-const MAX_CONFLICT_RETRIES = 20;
-
-const NO_POST: LoadedAggregate<PostState> = { state: initialState(), expected: 'no_stream', last: null };
-
 /**
- * Load → decide → append with the expected revision, for every command on a
- * post. Commands on the same post that arrive together in this process are
- * decided one after the other on the evolving state and appended in one go
- * (ten account outcomes of one publication arrive at once); a conflict with
- * another replica means it won the race: decide again on what it wrote.
+ * The posts' use of the shared command runner (libs/event-store): commands on
+ * one post are batched and appended with the expected revision, and decided
+ * again on a conflict. What is the posts' own: the caller's scope, checked on
+ * the state each command is decided on.
  */
 @Injectable()
 export class PostCommandRunner {
-  private readonly queues = new Map<string, Pending[]>();
+  private readonly runner: CommandRunner<PostCommand, PostEvent, PostState>;
 
-  constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(@Inject(EVENT_STORE) store: EventStore, config: AppConfig) {
+    this.runner = new CommandRunner({
+      store,
+      decider: postDecider,
+      streamId: postStreamId,
+      toNewEvents: (events, state, requestId) => toNewPostEvents(events, workspaceOf(state), requestId),
+      now: () => config.now(),
+      aggregate: 'post',
+    });
+  }
 
   run(
     postId: string,
@@ -53,66 +37,12 @@ export class PostCommandRunner {
     build: (state: PostState, now: Date) => PostCommand,
     requestId: string | undefined,
     options: { fresh?: boolean } = {},
-  ): Promise<RunResult> {
-    return new Promise((resolve, reject) => {
-      const queue = this.queues.get(postId);
-      const pending = { fresh: options.fresh === true, scope, build, requestId, resolve, reject };
-      if (queue) {
-        queue.push(pending);
-        return;
-      }
-      this.queues.set(postId, [pending]);
-      void this.drain(postId);
-    });
-  }
-
-  /** Runs the queued commands of a post in batches until none is left. */
-  private async drain(postId: string): Promise<void> {
-    const queue = this.queues.get(postId)!;
-    while (queue.length > 0) {
-      const batch = queue.splice(0, queue.length);
-      await this.runBatch(postId, batch).catch((error: unknown) => batch.forEach((p) => p.reject(error)));
-    }
-    this.queues.delete(postId);
-  }
-
-  private async runBatch(postId: string, batch: Pending[]): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      // A fresh id needs no read: the append's no_stream check catches the impossible collision.
-      const loaded = attempt === 0 && batch.every((p) => p.fresh) ? NO_POST : await loadPost(this.store, postId);
-      let state = loaded.state;
-      const decided: Array<{ pending: Pending; events: PostEvent[] } | { pending: Pending; error: unknown }> = [];
-      const toAppend: NewEvent[] = [];
-      for (const pending of batch) {
-        try {
-          checkScope(pending.scope, state);
-          const events = decide(pending.build(state, this.config.now()), state);
-          if (events.length > 0) {
-            const workspaceId = state.exists ? state.data.workspaceId : (events[0].data as { workspaceId: string }).workspaceId;
-            toAppend.push(...toNewPostEvents(events, workspaceId, pending.requestId));
-            state = events.reduce(evolve, state);
-          }
-          decided.push({ pending, events });
-        } catch (error) {
-          decided.push({ pending, error });
-        }
-      }
-      let position = loaded.last ? formatPosition(loaded.last.position) : null;
-      if (toAppend.length > 0) {
-        try {
-          position = formatPosition((await this.store.append(postStreamId(postId), toAppend, loaded.expected)).position);
-        } catch (error) {
-          if (error instanceof WrongExpectedRevisionError && attempt < MAX_CONFLICT_RETRIES) continue;
-          if (error instanceof WrongExpectedRevisionError) throw new DomainError('service_unavailable', 'the post is changing too fast; retry');
-          throw error;
-        }
-      }
-      for (const outcome of decided) {
-        if ('error' in outcome) outcome.pending.reject(outcome.error);
-        else outcome.pending.resolve({ state, events: outcome.events, position });
-      }
-      return;
-    }
+  ): Promise<CommandOutcome<PostEvent, PostState>> {
+    const scoped = (state: PostState, now: Date) => {
+      checkScope(scope, state);
+      return build(state, now);
+    };
+    return this.runner.run(postId, { build: scoped, requestId, fresh: options.fresh });
   }
 }
 
@@ -123,4 +53,10 @@ function checkScope(scope: CommandScope, state: PostState): void {
   if (scope.expectedVersion != null && state.version !== scope.expectedVersion) {
     throw new DomainError('precondition_failed', `the post is at version ${state.version}, not ${scope.expectedVersion}`, { details: { version: state.version } });
   }
+}
+
+/** A decision always leaves the post existing (a create makes it; nothing else applies to a missing post). */
+function workspaceOf(state: PostState): string {
+  if (!state.exists) throw new Error('events decided for a post that does not exist');
+  return state.data.workspaceId;
 }

@@ -1,6 +1,6 @@
 import { POST_EVENT_VERSION, PostEvent, postStreamId } from '@app/contracts';
 import { EventStore, LoadedAggregate, loadAggregate, NewEvent, toNewEvents } from '@app/event-store';
-import { evolve, initialState, PostState } from './post.decider';
+import { evolve, initialState, PostState } from './post.state';
 
 export function loadPost(store: EventStore, postId: string): Promise<LoadedAggregate<PostState>> {
   return loadAggregate<PostState, PostEvent>(store, postStreamId(postId), evolve, initialState);

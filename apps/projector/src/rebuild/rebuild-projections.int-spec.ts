@@ -1,7 +1,7 @@
 import { CheckpointStore, formatPosition, PostgresEventStore } from '@app/event-store';
 import { CommentsWorld, startCommentsStack, TestAccount } from '../../../../test/e2e/comments-fixture';
 import { TestStack } from '../../../../test/support/test-stack';
-import { LIVE_TARGET } from './projection-target';
+import { READ_MODELS } from '../read-models';
 import { rebuildProjections } from './rebuild-projections';
 
 /** npm run rebuild-projections against the running service: the read models come back the same, nothing is lost, the live projector goes on. */
@@ -11,7 +11,9 @@ describe('rebuildProjections', () => {
   let key: string;
   let x: TestAccount;
 
-  const rebuild = () => rebuildProjections({ pool: stack.db.pool, databaseUrl: stack.db.url, batchSize: 7 });
+  const rebuild = (only?: string[]) => rebuildProjections({ pool: stack.db.pool, databaseUrl: stack.db.url, batchSize: 7, only });
+  const checkpointRow = async (name: string) => (await stack.db.pool.query('SELECT * FROM checkpoints WHERE name = $1', [name])).rows[0];
+  const tableOid = async (table: string) => (await stack.db.pool.query<{ oid: number }>('SELECT $1::regclass::oid AS oid', [table])).rows[0].oid;
   const rows = async (table: string) => (await stack.db.pool.query(`SELECT * FROM ${table} ORDER BY id`)).rows;
   const lists = async () => ({
     posts: (await stack.request('GET', '/api/v1/posts?limit=50', { key })).body,
@@ -22,15 +24,17 @@ describe('rebuildProjections', () => {
     expect(response.status).toBe(201);
     return response.body.post.id as string;
   };
-  /** The live projection has handled every stored event. */
+  /** Every live projection has handled every stored event. */
   const caughtUp = async () => {
     const store = new PostgresEventStore(stack.db.pool, { databaseUrl: stack.db.url });
     const checkpoints = new CheckpointStore(stack.db.pool);
-    for (let i = 0; i < 200; i++) {
-      if ((await store.readAll(await checkpoints.load(LIVE_TARGET.checkpoint), 1)).length === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
+    for (const model of READ_MODELS) {
+      for (let i = 0; ; i++) {
+        if ((await store.readAll(await checkpoints.load(model.name), 1)).length === 0) break;
+        if (i === 200) throw new Error(`the live ${model.name} projection did not catch up`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
     }
-    throw new Error('the live projection did not catch up');
   };
   const tablesNamed = async (pattern: string) =>
     (await stack.db.pool.query<{ relname: string }>(`SELECT relname FROM pg_class WHERE relname LIKE $1 ORDER BY relname`, [pattern])).rows.map((r) => r.relname);
@@ -62,11 +66,14 @@ describe('rebuildProjections', () => {
     await stack.db.pool.query(`DELETE FROM comment_views; DELETE FROM post_views WHERE status = 'published'; UPDATE post_views SET content_preview = 'damaged'`);
     expect(await lists()).not.toEqual(before.lists);
 
-    const report = await rebuild();
+    const reports = await rebuild();
 
-    expect(report.replayed + report.caughtUp).toBe(await stack.eventCount());
-    expect(report.leadersEnded).toBe(1);
-    expect(formatPosition(await new CheckpointStore(stack.db.pool).load(LIVE_TARGET.checkpoint))).toBe(report.position);
+    expect(reports.map((r) => r.readModel)).toEqual(['post_views', 'comment_views']);
+    for (const report of reports) {
+      expect(report.replayed + report.caughtUp).toBe(await stack.eventCount());
+      expect(report.leadersEnded).toBe(1);
+      expect(formatPosition(await new CheckpointStore(stack.db.pool).load(report.readModel))).toBe(report.position);
+    }
     expect(await lists()).toEqual(before.lists);
     expect(await rows('post_views')).toEqual(before.posts);
     expect(await rows('comment_views')).toEqual(before.comments);
@@ -95,6 +102,31 @@ describe('rebuildProjections', () => {
     expect((await tablesNamed('%views%')).filter((name) => /_(rebuild|old)$/.test(name))).toEqual([]);
     const checkpoints = await stack.db.pool.query('SELECT name FROM checkpoints WHERE name LIKE $1', ['%rebuild%']);
     expect(checkpoints.rows).toEqual([]);
+  });
+
+  it('rebuilds one read model alone (--only): the other keeps its tables, rows and checkpoint untouched', async () => {
+    await caughtUp();
+    const [postRow] = await rows('post_views');
+    const [commentRow] = await rows('comment_views');
+    // Damage both: the rebuild repairs the one it rebuilds, and must not even see the other.
+    await stack.db.pool.query(`UPDATE post_views SET content_preview = 'damaged' WHERE id = $1`, [postRow.id]);
+    await stack.db.pool.query(`UPDATE comment_views SET text = 'damaged' WHERE id = $1`, [commentRow.id]);
+    const comments = { oid: await tableOid('comment_views'), rows: await rows('comment_views'), checkpoint: await checkpointRow('comment_views') };
+
+    const reports = await rebuild(['post_views']);
+
+    expect(reports.map((r) => r.readModel)).toEqual(['post_views']);
+    expect((await rows('post_views')).find((r) => r.id === postRow.id)).toEqual(postRow);
+    expect({ oid: await tableOid('comment_views'), rows: await rows('comment_views'), checkpoint: await checkpointRow('comment_views') }).toEqual(comments);
+
+    await rebuild(['comment_views']);
+    expect((await rows('comment_views')).find((r) => r.id === commentRow.id)).toEqual(commentRow);
+  });
+
+  it('refuses an unknown read model before rebuilding anything', async () => {
+    const posts = await tableOid('post_views');
+    await expect(rebuild(['post_views', 'no_such_view'])).rejects.toThrow('unknown read model no_such_view: one of post_views, comment_views');
+    expect(await tableOid('post_views')).toBe(posts);
   });
 
   it('refuses to run beside another rebuild', async () => {

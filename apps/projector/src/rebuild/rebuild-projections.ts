@@ -2,7 +2,8 @@ import { Pool, PoolClient } from 'pg';
 import { CheckpointStore, formatPosition, GlobalPosition, PostgresEventStore, RecordedEvent, START } from '@app/event-store';
 import { inTransaction } from '@app/database';
 import { notifyProjectionAdvanced } from '@app/read-models';
-import { LIVE_TARGET, projectBatch, REBUILD_TARGET } from './projection-target';
+import { ReadModel, renamedTables, Tables } from '../read-model';
+import { READ_MODELS, readModelNamed } from '../read-models';
 import { RebuildSession } from './rebuild-session';
 import { createRebuildIndexes, createRebuildTable, dropOldTable, switchTable, TablePair } from './rebuild-tables';
 
@@ -15,6 +16,8 @@ export interface RebuildOptions {
 }
 
 export interface RebuildReport {
+  /** The read model rebuilt. */
+  readModel: string;
   /** Events replayed before the live projector was paused, and how long that took. */
   replayed: number;
   replaySeconds: number;
@@ -26,53 +29,88 @@ export interface RebuildReport {
   position: string;
 }
 
-const TABLES: TablePair[] = [
-  { live: LIVE_TARGET.postViews, rebuild: REBUILD_TARGET.postViews },
-  { live: LIVE_TARGET.commentViews, rebuild: REBUILD_TARGET.commentViews },
-  { live: LIVE_TARGET.postDeletions, rebuild: REBUILD_TARGET.postDeletions },
-];
+/** Where a rebuild of one read model writes: fresh tables beside the live ones, and a checkpoint of its own. */
+interface RebuildTarget {
+  model: ReadModel;
+  tables: Tables<string>;
+  pairs: TablePair[];
+  checkpoint: string;
+}
+
+function rebuildTarget(model: ReadModel): RebuildTarget {
+  const tables = renamedTables(model.tables, (live) => `${live}_rebuild`);
+  const pairs = Object.keys(model.tables).map((role) => ({ live: model.tables[role], rebuild: tables[role] }));
+  return { model, tables, pairs, checkpoint: `${model.name}_rebuild` };
+}
 
 /** Lock waits and deadlocks with a projector batch still in flight: the switch is tried again. */
 const SWITCH_RETRYABLE = new Set(['40P01', '55P03']);
 const SWITCH_ATTEMPTS = 5;
 
 /**
- * Rebuilds the read models from the whole event feed without downtime: replays
- * it into fresh tables (its own checkpoint), pauses the live projector by
- * taking its leadership, catches up the events written meanwhile, then swaps
- * the tables and hands the rebuild's checkpoint to the live projector — all in
- * one transaction, so readers see the old tables or the new, never none.
+ * Rebuilds the read models named (every one when `only` is absent), side by
+ * side: each rebuild replays the feed into its own model's tables and
+ * checkpoint only, and pauses only its own live projection. An unknown name is
+ * refused before anything is rebuilt; a failed rebuild fails the run once the
+ * others have ended (their switches stand).
  */
-export async function rebuildProjections(options: RebuildOptions): Promise<RebuildReport> {
-  const { pool, databaseUrl } = options;
-  const log = options.log ?? (() => undefined);
-  const batchSize = options.batchSize ?? 5000;
-  const session = await RebuildSession.open(databaseUrl, LIVE_TARGET.checkpoint);
+export async function rebuildProjections(options: RebuildOptions & { only?: string[] }): Promise<RebuildReport[]> {
+  const models = options.only ? options.only.map(readModelNamed) : READ_MODELS;
+  // Taken one by one in the models' order: of two runs, the first to lock the first model runs, the other is refused whole.
+  const sessions: RebuildSession[] = [];
   try {
-    const store = new PostgresEventStore(pool, { databaseUrl });
-    const checkpoints = new CheckpointStore(pool);
-    for (const pair of TABLES) await createRebuildTable(pool, pair);
-    await pool.query('DELETE FROM checkpoints WHERE name = $1', [REBUILD_TARGET.checkpoint]);
-
-    let started = Date.now();
-    const bulk = await replay(pool, store, checkpoints, START, batchSize);
-    const replaySeconds = (Date.now() - started) / 1000;
-    log(`replayed ${bulk.events} events in ${replaySeconds.toFixed(1)} s`);
-    for (const pair of TABLES) await createRebuildIndexes(pool, pair);
-    // Whatever was written while the indexes were built, before the live projector pauses.
-    const before = await replay(pool, store, checkpoints, bulk.position, batchSize);
-
-    started = Date.now();
-    const leadersEnded = await session.takeLeadership(LIVE_TARGET.checkpoint);
-    const last = await replay(pool, store, checkpoints, before.position, batchSize);
-    await withRetries(() => inTransaction(pool, (client) => switchTables(client)));
-    const pausedSeconds = (Date.now() - started) / 1000;
-    log(`switched after catching up ${before.events + last.events} events; the live projector was paused ${pausedSeconds.toFixed(2)} s`);
-    for (const pair of TABLES) await dropOldTable(pool, pair);
-    return { replayed: bulk.events + before.events, replaySeconds, caughtUp: last.events, pausedSeconds, leadersEnded, position: formatPosition(last.position) };
+    for (const model of models) sessions.push(await RebuildSession.open(options.databaseUrl, model.name));
+    const outcomes = await Promise.allSettled(models.map((model, i) => rebuildReadModel(options, model, sessions[i])));
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason;
+    return outcomes.map((o) => (o as PromiseFulfilledResult<RebuildReport>).value);
   } finally {
-    await session.close();
+    await Promise.all(sessions.map((session) => session.close()));
   }
+}
+
+/**
+ * Rebuilds one read model (its rebuild lock held by `session`) from the whole
+ * event feed without downtime: replays it into fresh tables (its own
+ * checkpoint), pauses the model's live projection by taking its leadership,
+ * catches up the events written meanwhile, then swaps the tables and hands the
+ * rebuild's checkpoint to the live projection — all in one transaction, so
+ * readers see the old tables or the new, never none.
+ */
+async function rebuildReadModel(options: RebuildOptions, model: ReadModel, session: RebuildSession): Promise<RebuildReport> {
+  const { pool, databaseUrl } = options;
+  const log = (line: string) => options.log?.(`${model.name}: ${line}`);
+  const batchSize = options.batchSize ?? 5000;
+  const target = rebuildTarget(model);
+  const store = new PostgresEventStore(pool, { databaseUrl });
+  const checkpoints = new CheckpointStore(pool);
+  for (const pair of target.pairs) await createRebuildTable(pool, pair);
+  await pool.query('DELETE FROM checkpoints WHERE name = $1', [target.checkpoint]);
+
+  let started = Date.now();
+  const bulk = await replay(pool, store, checkpoints, target, START, batchSize);
+  const replaySeconds = (Date.now() - started) / 1000;
+  log(`replayed ${bulk.events} events in ${replaySeconds.toFixed(1)} s`);
+  for (const pair of target.pairs) await createRebuildIndexes(pool, pair);
+  // Whatever was written while the indexes were built, before the live projection pauses.
+  const before = await replay(pool, store, checkpoints, target, bulk.position, batchSize);
+
+  started = Date.now();
+  const leadersEnded = await session.takeLeadership(model.name);
+  const last = await replay(pool, store, checkpoints, target, before.position, batchSize);
+  await withRetries(() => inTransaction(pool, (client) => switchTables(client, target)));
+  const pausedSeconds = (Date.now() - started) / 1000;
+  log(`switched after catching up ${before.events + last.events} events; the live projection was paused ${pausedSeconds.toFixed(2)} s`);
+  for (const pair of target.pairs) await dropOldTable(pool, pair);
+  return {
+    readModel: model.name,
+    replayed: bulk.events + before.events,
+    replaySeconds,
+    caughtUp: last.events,
+    pausedSeconds,
+    leadersEnded,
+    position: formatPosition(last.position),
+  };
 }
 
 /**
@@ -80,7 +118,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
  * up, one transaction per batch with the rebuild's checkpoint; the next batch
  * is read while this one is written.
  */
-async function replay(pool: Pool, store: PostgresEventStore, checkpoints: CheckpointStore, from: GlobalPosition, batchSize: number) {
+async function replay(pool: Pool, store: PostgresEventStore, checkpoints: CheckpointStore, target: RebuildTarget, from: GlobalPosition, batchSize: number) {
   let position = from;
   let events = 0;
   const read = (after: GlobalPosition) => {
@@ -97,26 +135,26 @@ async function replay(pool: Pool, store: PostgresEventStore, checkpoints: Checkp
     await inTransaction(pool, async (client) => {
       // The checkpoint commits with the rows; losing the last batches to a crash only means replaying them.
       await client.query('SET LOCAL synchronous_commit = off');
-      await projectBatch(client, batch, REBUILD_TARGET, (streamId) => store.readStream(streamId));
-      await checkpoints.save(REBUILD_TARGET.checkpoint, position, client);
+      await target.model.project(client, batch, target.tables, (streamId) => store.readStream(streamId));
+      await checkpoints.save(target.checkpoint, position, client);
     });
     events += batch.length;
   }
 }
 
-async function switchTables(client: PoolClient): Promise<void> {
+async function switchTables(client: PoolClient, target: RebuildTarget): Promise<void> {
   // Readers queue behind the renames' locks: never let them wait long for one.
   await client.query(`SET LOCAL lock_timeout = '2s'`);
-  for (const pair of TABLES) await switchTable(client, pair);
+  for (const pair of target.pairs) await switchTable(client, pair);
   const { rows } = await client.query<{ position: string }>(
     `INSERT INTO checkpoints (name, position) SELECT $1, position FROM checkpoints WHERE name = $2
      ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = now()
      RETURNING position`,
-    [LIVE_TARGET.checkpoint, REBUILD_TARGET.checkpoint],
+    [target.model.name, target.checkpoint],
   );
-  await client.query('DELETE FROM checkpoints WHERE name = $1', [REBUILD_TARGET.checkpoint]);
+  await client.query('DELETE FROM checkpoints WHERE name = $1', [target.checkpoint]);
   // Read-your-writes waiters follow the live checkpoint: tell them where it is now.
-  if (rows[0]) await notifyProjectionAdvanced(client, LIVE_TARGET.checkpoint, rows[0].position);
+  if (rows[0]) await notifyProjectionAdvanced(client, target.model.name, rows[0].position);
 }
 
 async function withRetries(attempt: () => Promise<void>): Promise<void> {

@@ -3,7 +3,7 @@ import { inTransaction } from '@app/database';
 import { CheckpointStore, PostgresEventStore } from '@app/event-store';
 import { createTestDatabase, TestDatabase } from '@app/testing';
 import { appendSampleStreams, SampleStreams } from '../../../../test/support/projection-streams';
-import { LIVE_TARGET, projectBatch } from '../rebuild/projection-target';
+import { projectIntoEvery, READ_MODELS } from '../read-models';
 import { describeReport, isHealthy, verifyProjections } from './verify-projections';
 
 /** npm run verify-projections: passes on a healthy database, finds each kind of damage, and names the row and column. */
@@ -22,8 +22,8 @@ describe('verifyProjections', () => {
     for (let i = 0; i < streams.events.length; i += 5) {
       const batch = streams.events.slice(i, i + 5);
       await inTransaction(db.pool, async (client) => {
-        await projectBatch(client, batch, LIVE_TARGET, (streamId) => store.readStream(streamId));
-        await checkpoints.save(LIVE_TARGET.checkpoint, batch[batch.length - 1].position, client);
+        await projectIntoEvery(client, batch, (streamId) => store.readStream(streamId));
+        for (const model of READ_MODELS) await checkpoints.save(model.name, batch[batch.length - 1].position, client);
       });
     }
   });

@@ -1,23 +1,17 @@
 import { Pool, PoolClient } from 'pg';
 import { inTransaction } from '@app/database';
 import { comparePositions, GlobalPosition, parsePosition, PostgresEventStore, RecordedEvent, START } from '@app/event-store';
-import { ViewTables } from '../comments/comment-views.projection';
-import { LIVE_TARGET, projectBatch } from '../rebuild/projection-target';
-
-/** One read model and the streams its rows are folded from (row id = stream id without the prefix). */
-interface ViewKind {
-  name: 'post_views' | 'comment_views';
-  table: string;
-  streamPrefix: string;
-}
-
-const VIEWS: ViewKind[] = [
-  { name: 'post_views', table: LIVE_TARGET.postViews, streamPrefix: 'post-' },
-  { name: 'comment_views', table: LIVE_TARGET.commentViews, streamPrefix: 'comment-' },
-];
+import { ReadModel, renamedTables } from '../read-model';
+import { projectIntoEvery, READ_MODELS } from '../read-models';
 
 /** The fresh fold is written to session-private copies of the live tables: nothing the service reads is touched. */
-const FRESH: ViewTables = { postViews: 'verify_post_views', commentViews: 'verify_comment_views', postDeletions: 'verify_post_view_deletions' };
+const freshTables = (model: ReadModel) => renamedTables(model.tables, (live) => `verify_${live}`);
+
+/** The model's view table: one row per stream. */
+const viewTable = (model: ReadModel, tables = model.tables) => tables[model.view.role];
+
+/** The read model whose view holds the stream's row, if any. */
+const modelOfStream = (streamId: string) => READ_MODELS.find((m) => streamId.startsWith(m.view.streamPrefix));
 
 export interface ViewDifference {
   id: string;
@@ -26,7 +20,8 @@ export interface ViewDifference {
 }
 
 export interface ViewReport {
-  view: ViewKind['name'];
+  /** The read model's name. */
+  view: string;
   rowsChecked: number;
   /** Rows that differ from a fresh fold of their stream, up to the row's own version. */
   differing: ViewDifference[];
@@ -61,15 +56,17 @@ export function describeReport(report: VerifyReport, listed = 20): string[] {
 
 type Row = Record<string, unknown> & { id: string; version: number };
 
-/** The live rows and the projection's checkpoint, read in one snapshot (rows and checkpoint commit together). */
-async function liveSnapshot(pool: Pool): Promise<{ checkpoint: GlobalPosition; rows: Map<string, Map<string, Row>> }> {
+/** Each read model's view rows and checkpoint, read in one snapshot (a model's rows and checkpoint commit together). */
+async function liveSnapshot(pool: Pool): Promise<Map<string, { checkpoint: GlobalPosition; rows: Map<string, Row> }>> {
   return inTransaction(pool, async (client) => {
     await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const { rows: checkpointRows } = await client.query<{ position: string }>('SELECT position FROM checkpoints WHERE name = $1', [LIVE_TARGET.checkpoint]);
-    const checkpoint = checkpointRows[0] ? parsePosition(checkpointRows[0].position) : START;
-    const rows = new Map<string, Map<string, Row>>();
-    for (const view of VIEWS) rows.set(view.name, await rowsById(client, view.table));
-    return { checkpoint, rows };
+    const snapshot = new Map<string, { checkpoint: GlobalPosition; rows: Map<string, Row> }>();
+    for (const model of READ_MODELS) {
+      const { rows: checkpointRows } = await client.query<{ position: string }>('SELECT position FROM checkpoints WHERE name = $1', [model.name]);
+      const checkpoint = checkpointRows[0] ? parsePosition(checkpointRows[0].position) : START;
+      snapshot.set(model.name, { checkpoint, rows: await rowsById(client, viewTable(model)) });
+    }
+    return snapshot;
   });
 }
 
@@ -86,7 +83,7 @@ async function readStreams(store: PostgresEventStore, pageSize: number): Promise
     const page = await store.readAll(after, pageSize);
     if (page.length === 0) return { events, streams };
     for (const event of page) {
-      if (!VIEWS.some((v) => event.streamId.startsWith(v.streamPrefix))) continue;
+      if (!modelOfStream(event.streamId)) continue;
       events++;
       const stream = streams.get(event.streamId) ?? [];
       stream.push(event);
@@ -113,36 +110,36 @@ export async function verifyProjections(options: { pool: Pool; databaseUrl: stri
   const live = await liveSnapshot(pool);
   const { events, streams } = await readStreams(store, options.pageSize ?? 5000);
 
-  // Each stream up to what its row claims to carry, or up to the checkpoint when it has none.
+  // Each stream up to what its row claims to carry, or up to its model's checkpoint when it has none.
   const toFold: RecordedEvent[] = [];
   for (const [streamId, stream] of streams) {
-    const view = VIEWS.find((v) => streamId.startsWith(v.streamPrefix))!;
-    const row = live.rows.get(view.name)!.get(streamId.slice(view.streamPrefix.length));
-    toFold.push(...stream.filter((e) => (row ? e.revision < BigInt(row.version) : comparePositions(e.position, live.checkpoint) <= 0)));
+    const model = modelOfStream(streamId)!;
+    const { checkpoint, rows } = live.get(model.name)!;
+    const row = rows.get(streamId.slice(model.view.streamPrefix.length));
+    toFold.push(...stream.filter((e) => (row ? e.revision < BigInt(row.version) : comparePositions(e.position, checkpoint) <= 0)));
   }
   toFold.sort((a, b) => comparePositions(a.position, b.position));
 
   const client = await pool.connect();
   try {
-    for (const [liveTable, freshTable] of [
-      [LIVE_TARGET.postViews, FRESH.postViews],
-      [LIVE_TARGET.commentViews, FRESH.commentViews],
-      [LIVE_TARGET.postDeletions, FRESH.postDeletions],
-    ]) {
-      await client.query(`CREATE TEMP TABLE ${freshTable} (LIKE ${liveTable} INCLUDING ALL) ON COMMIT PRESERVE ROWS`);
+    for (const model of READ_MODELS) {
+      const fresh = freshTables(model);
+      for (const role of Object.keys(model.tables)) {
+        await client.query(`CREATE TEMP TABLE ${fresh[role]} (LIKE ${model.tables[role]} INCLUDING ALL) ON COMMIT PRESERVE ROWS`);
+      }
     }
     const pageSize = options.pageSize ?? 5000;
     for (let i = 0; i < toFold.length; i += pageSize) {
-      await projectBatch(client, toFold.slice(i, i + pageSize), FRESH, (streamId) => store.readStream(streamId));
+      await projectIntoEvery(client, toFold.slice(i, i + pageSize), (streamId) => store.readStream(streamId), freshTables);
     }
     const views: ViewReport[] = [];
-    for (const view of VIEWS) {
-      const fresh = await rowsById(client, view.name === 'post_views' ? FRESH.postViews : FRESH.commentViews);
-      const liveRows = live.rows.get(view.name)!;
+    for (const model of READ_MODELS) {
+      const fresh = await rowsById(client, viewTable(model, freshTables(model)));
+      const liveRows = live.get(model.name)!.rows;
       const differing: ViewDifference[] = [];
       const withoutStream: string[] = [];
       for (const [id, row] of liveRows) {
-        if (!streams.has(`${view.streamPrefix}${id}`)) withoutStream.push(id);
+        if (!streams.has(`${model.view.streamPrefix}${id}`)) withoutStream.push(id);
         else {
           const expected = fresh.get(id);
           const columns = expected ? differingColumns(row, expected) : ['(no row in the fresh fold)'];
@@ -150,11 +147,12 @@ export async function verifyProjections(options: { pool: Pool; databaseUrl: stri
         }
       }
       const missing = [...fresh.keys()].filter((id) => !liveRows.has(id));
-      views.push({ view: view.name, rowsChecked: liveRows.size, differing, missing, withoutStream });
+      views.push({ view: model.name, rowsChecked: liveRows.size, differing, missing, withoutStream });
     }
     return { events, streams: streams.size, views };
   } finally {
-    await client.query(`DROP TABLE IF EXISTS ${FRESH.postViews}, ${FRESH.commentViews}, ${FRESH.postDeletions}`).catch(() => undefined);
+    const temporary = READ_MODELS.flatMap((model) => Object.values(freshTables(model)));
+    await client.query(`DROP TABLE IF EXISTS ${temporary.join(', ')}`).catch(() => undefined);
     client.release();
   }
 }

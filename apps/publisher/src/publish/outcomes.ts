@@ -2,19 +2,15 @@ import { PublishError } from '@app/contracts';
 import { PublishOutcome } from '@app/platforms';
 import { AccountOutcome } from './posts-publication.client';
 
-/** Per-account error codes the publisher itself decides (the connectors' own codes pass through). */
+/**
+ * Per-account error codes the publisher itself decides (the connectors' own codes pass through;
+ * an abandoned account's code is the shared rule, abandonedAccountError in @app/contracts).
+ */
 export const publishErrors = {
   outcomeUnknown: (why: string): PublishError => ({
     code: 'outcome_unknown',
     message: `the platform's answer was lost and ${why}; the post may or may not be live, so it is not sent again`,
     retryable: false,
-  }),
-  abandoned: (sent: boolean): PublishError => ({
-    code: 'publish_abandoned',
-    message: sent
-      ? 'publishing failed on every delivery after the platform call may have been made; the post may or may not be live'
-      : 'publishing failed on every delivery before the platform was called',
-    retryable: !sent,
   }),
   commentSkipped: (failedIndex: number, cause: PublishError): PublishError => ({
     code: 'first_comment_skipped',

@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
-import { AltTexts, PostDetail, PostListItem, PostStatus } from '@app/contracts';
-import { decodeListCursor, encodeListCursor, keyset, ListPage, toPage } from './list-cursor';
+import { AltTexts, PlatformOptions, PostDetail, PostListItem, PostOverrides, PostStatus, ThreadPart, ThreadPartResult } from '@app/contracts';
+import { decodeListCursor, encodeListCursor, keyset, ListPage, toPage } from '../list-cursor';
 
 interface PostViewRow {
   id: string;
@@ -53,9 +53,11 @@ export class PostViewsReader {
   }
 
   async get(workspaceId: string, id: string): Promise<PostDetail | null> {
-    const { rows } = await this.pool.query<PostViewRow & { accounts: PostDetail['accounts']; media_urls: string[]; alt_text: AltTexts; first_comments: string[]; version: number }>(
+    const { rows } = await this.pool.query<
+      PostViewRow & { accounts: PostDetail['accounts']; media_urls: string[]; alt_text: AltTexts; first_comments: string[]; thread: ThreadPart[]; auto_split: boolean; thread_results: Record<string, ThreadPartResult[]>; overrides: PostOverrides; platform_options: PlatformOptions; version: number }
+    >(
       `SELECT id, content, platforms, status, scheduled_at, published_at, results, error_message, created_at,
-              accounts, media_urls, alt_text, first_comments, version
+              accounts, media_urls, alt_text, first_comments, thread, auto_split, thread_results, overrides, platform_options, version
        FROM post_views WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, id],
     );
@@ -63,6 +65,13 @@ export class PostViewsReader {
     if (!row) return null;
     // altText only when some item has one: [] is "none", and the spec's post shape stays as it was without.
     const altText = row.alt_text.length > 0 ? { altText: row.alt_text } : {};
-    return { ...toListItem(row), accounts: row.accounts, mediaUrls: row.media_urls, ...altText, firstComments: row.first_comments, version: row.version };
+    // thread, autoSplit and threadResults only when the post has them: a post without a thread keeps the spec's shape.
+    const thread = row.thread.length > 0 ? { thread: row.thread.map(({ altText: partAlt, ...part }) => (partAlt.length > 0 ? { ...part, altText: partAlt } : part)) } : {};
+    const autoSplit = row.auto_split ? { autoSplit: true } : {};
+    const threadResults = Object.keys(row.thread_results).length > 0 ? { threadResults: row.thread_results } : {};
+    // overrides and platformOptions as stored, only when the post has them (the spec's shape without).
+    const overrides = Object.keys(row.overrides).length > 0 ? { overrides: row.overrides } : {};
+    const platformOptions = Object.keys(row.platform_options).length > 0 ? { platformOptions: row.platform_options } : {};
+    return { ...toListItem(row), accounts: row.accounts, mediaUrls: row.media_urls, ...altText, firstComments: row.first_comments, ...thread, ...autoSplit, ...threadResults, ...overrides, ...platformOptions, version: row.version };
   }
 }

@@ -6,14 +6,21 @@ import {
   PostCreatedData,
   PostEditedData,
   PostEvent,
+  PlatformOptions,
+  PostOverrides,
   PublishCompletedData,
   PublishRequestedData,
   PublishResult,
   ResolvedAccountEcho,
+  ThreadPart,
+  ThreadPartResult,
 } from '@app/contracts';
 import { RecordedEvent } from '@app/event-store';
-import { ViewTables } from '../comments/comment-views.projection';
 import { applyInRevisionOrder, ApplyOutcome, ReadStream, skipReason } from '../in-revision-order';
+import { Tables } from '../read-model';
+
+/** The post_views read model's tables: its rows, and the ids of the deleted posts (a creation delivered after its deletion stays deleted). */
+export type PostViewsTables = Tables<'postViews' | 'postDeletions'>;
 
 /** The list shows at most 500 characters of a body, then an ellipsis. */
 export function contentPreview(content: string): string {
@@ -28,6 +35,12 @@ export function withResult(results: PublishResult[], result: PublishResult, acco
   return accounts.flatMap((a) => byAccount.get(a.accountId) ?? []);
 }
 
+/** The account's recorded parts with `part` in its place (a part posted again after a resume replaces its failure). */
+function withThreadPart(results: Record<string, ThreadPartResult[]>, accountId: string, part: ThreadPartResult): Record<string, ThreadPartResult[]> {
+  const parts = (results[accountId] ?? []).filter((p) => p.index !== part.index);
+  return { ...results, [accountId]: [...parts, part].sort((a, b) => a.index - b.index) };
+}
+
 /** A post_views row as a batch folds it in memory, in the table's column names. */
 interface PostRow {
   id: string;
@@ -39,6 +52,13 @@ interface PostRow {
   media_urls: string[];
   alt_text: unknown[];
   first_comments: string[];
+  thread: ThreadPart[];
+  auto_split: boolean;
+  /** Per account id, its recorded thread parts in index order. */
+  thread_results: Record<string, ThreadPartResult[]>;
+  /** As the events hold them ({} for none): overrides keyed by platform id or account id, options by platform id. */
+  overrides: PostOverrides;
+  platform_options: PlatformOptions;
   status: string;
   scheduled_at: string | Date | null;
   published_at: string | Date | null;
@@ -53,7 +73,7 @@ interface PostRow {
 /** Every column, with its type for jsonb_to_recordset: a folded row is written whole. */
 const POST_COLUMNS: Array<[keyof PostRow, string]> = [
   ['id', 'uuid'], ['workspace_id', 'uuid'], ['content', 'text'], ['content_preview', 'text'], ['platforms', 'text[]'], ['accounts', 'jsonb'],
-  ['media_urls', 'jsonb'], ['alt_text', 'jsonb'], ['first_comments', 'jsonb'], ['status', 'text'], ['scheduled_at', 'timestamptz'],
+  ['media_urls', 'jsonb'], ['alt_text', 'jsonb'], ['first_comments', 'jsonb'], ['thread', 'jsonb'], ['auto_split', 'boolean'], ['thread_results', 'jsonb'], ['overrides', 'jsonb'], ['platform_options', 'jsonb'], ['status', 'text'], ['scheduled_at', 'timestamptz'],
   ['published_at', 'timestamptz'], ['results', 'jsonb'], ['error_message', 'text'], ['created_at', 'timestamptz'], ['version', 'integer'],
   ['publishing_since', 'timestamptz'], ['own_comment_ids', 'text[]'],
 ];
@@ -71,6 +91,11 @@ function createdRow(data: PostCreatedData, version: number): PostRow {
     media_urls: data.mediaUrls,
     alt_text: data.altText ?? [],
     first_comments: data.firstComments,
+    thread: data.thread ?? [],
+    auto_split: data.autoSplit ?? false,
+    thread_results: {},
+    overrides: data.overrides ?? {},
+    platform_options: data.platformOptions ?? {},
     status: data.scheduledAt ? 'scheduled' : 'draft',
     scheduled_at: data.scheduledAt,
     published_at: null,
@@ -100,6 +125,10 @@ function applyEdit(row: PostRow, data: PostEditedData): void {
   if (data.mediaUrls !== undefined) row.media_urls = data.mediaUrls;
   if (data.altText !== undefined) row.alt_text = data.altText;
   if (data.firstComments !== undefined) row.first_comments = data.firstComments;
+  if (data.thread !== undefined) row.thread = data.thread;
+  if (data.autoSplit !== undefined) row.auto_split = data.autoSplit;
+  if (data.overrides !== undefined) row.overrides = data.overrides;
+  if (data.platformOptions !== undefined) row.platform_options = data.platformOptions;
   if (data.accounts !== undefined) {
     row.accounts = data.accounts.map((a) => ({ accountId: a.accountId, platform: a.platform, account: a.handle }));
     row.platforms = [...new Set(data.accounts.map((a) => a.platform))];
@@ -119,6 +148,12 @@ function applyChange(row: PostRow, event: Exclude<PostEvent, { type: 'PostCreate
       row.error_message = null;
       row.results = row.results.filter((r) => !retried.has(r.accountId));
       row.publishing_since = event.data.requestedAt;
+      row.thread_results = Object.fromEntries(
+        Object.entries(row.thread_results)
+          .filter(([accountId]) => !retried.has(accountId))
+          // A resumed thread posts its failed part again: only the posted ones stand.
+          .map(([accountId, parts]) => [accountId, parts.filter((part) => part.status === 'posted')]),
+      );
       break;
     }
     case 'AccountPublished':
@@ -142,6 +177,14 @@ function applyChange(row: PostRow, event: Exclude<PostEvent, { type: 'PostCreate
     case 'FirstCommentPosted':
       row.own_comment_ids = [...row.own_comment_ids, event.data.platformCommentId];
       break;
+    case 'ThreadPartPosted':
+      // A thread part is the workspace's own reply: comment ingestion leaves it out, as it does first comments.
+      row.own_comment_ids = [...row.own_comment_ids, event.data.platformPostId];
+      row.thread_results = withThreadPart(row.thread_results, event.data.accountId, { index: event.data.index, status: 'posted', platformPostId: event.data.platformPostId });
+      break;
+    case 'ThreadPartFailed':
+      row.thread_results = withThreadPart(row.thread_results, event.data.accountId, { index: event.data.index, status: 'failed', error: event.data.error });
+      break;
     default:
       break; // events that change nothing the view shows: only the version moves
   }
@@ -158,12 +201,10 @@ class PostViewsFold {
   private readonly deleted = new Set<string>();
   private readonly changed = new Set<string>();
   private readonly newlyDeleted = new Set<string>();
-  /** First comments the workspace posted: their comment views, if ingestion stored them first, go. */
-  private readonly ownComments: Array<{ postId: string; platformCommentId: string }> = [];
 
-  private constructor(private readonly tables: ViewTables) {}
+  private constructor(private readonly tables: PostViewsTables) {}
 
-  static async load(client: PoolClient, tables: ViewTables, postIds: string[]): Promise<PostViewsFold> {
+  static async load(client: PoolClient, tables: PostViewsTables, postIds: string[]): Promise<PostViewsFold> {
     const fold = new PostViewsFold(tables);
     const { rows } = await client.query<PostRow>(`SELECT ${COLUMN_NAMES} FROM ${tables.postViews} WHERE id = ANY($1::uuid[]) FOR UPDATE`, [postIds]);
     for (const row of rows) fold.rows.set(row.id, row);
@@ -183,7 +224,6 @@ class PostViewsFold {
   apply(recorded: RecordedEvent): ApplyOutcome {
     const event = { type: recorded.type, data: recorded.data } as PostEvent;
     const postId = event.data.postId;
-    if (event.type === 'FirstCommentPosted') this.ownComments.push({ postId, platformCommentId: event.data.platformCommentId });
     if (event.type === 'PostCreated') {
       // Only a catch-up gets here: the row, started now or before, carries the creation (or the post is gone).
       this.create(recorded);
@@ -206,9 +246,9 @@ class PostViewsFold {
     return 'applied';
   }
 
-  /** The folded rows written once each, the deletions, then the own first comments taken out of the comment list. */
+  /** The deletions, then the folded rows written once each. */
   async write(client: PoolClient): Promise<void> {
-    const { postViews, postDeletions, commentViews } = this.tables;
+    const { postViews, postDeletions } = this.tables;
     if (this.newlyDeleted.size > 0) {
       const ids = [...this.newlyDeleted];
       await client.query(`INSERT INTO ${postDeletions} (id) SELECT unnest($1::uuid[]) ON CONFLICT (id) DO NOTHING`, [ids]);
@@ -223,13 +263,6 @@ class PostViewsFold {
         [JSON.stringify(rows)],
       );
     }
-    if (this.ownComments.length > 0) {
-      await client.query(
-        `DELETE FROM ${commentViews} c USING unnest($1::uuid[], $2::text[]) AS own(post_id, platform_comment_id)
-         WHERE c.post_id = own.post_id AND c.platform_comment_id = own.platform_comment_id`,
-        [this.ownComments.map((o) => o.postId), this.ownComments.map((o) => o.platformCommentId)],
-      );
-    }
   }
 }
 
@@ -240,7 +273,7 @@ class PostViewsFold {
  * nothing, and one past a gap makes the row catch up from its stream
  * (applyInRevisionOrder), never applied out of order.
  */
-export async function projectPostEvents(client: PoolClient, events: RecordedEvent[], tables: ViewTables, readStream: ReadStream): Promise<void> {
+export async function projectPostEvents(client: PoolClient, events: RecordedEvent[], tables: PostViewsTables, readStream: ReadStream): Promise<void> {
   const postEvents = events.filter((e) => e.streamId.startsWith('post-'));
   if (postEvents.length === 0) return;
   const fold = await PostViewsFold.load(client, tables, [...new Set(postEvents.map((e) => (e.data as { postId: string }).postId))]);

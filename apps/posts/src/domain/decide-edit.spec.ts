@@ -1,0 +1,72 @@
+import { ErrorCode } from '@app/contracts';
+import { EditPost } from './post.commands';
+import { create, createdBy, now, run, spec } from './post.test-support';
+
+describe('Post decider: EditPost and DeletePost', () => {
+  const scheduled = createdBy(create({ scheduledAt: '2030-01-01T13:00:00Z' }));
+  const edit = (iso: string): EditPost => ({ type: 'EditPost', changes: { content: 'v2' }, now: new Date(iso) });
+
+  it('edits a scheduled post before its time and refuses after it (409)', () => {
+    spec.given(scheduled).when(edit('2030-01-01T12:59:00Z')).then([{ type: 'PostEdited', data: expect.objectContaining({ content: 'v2' }) }]);
+    spec.given(scheduled).when(edit('2030-01-01T13:00:00Z')).thenRefuses('post_not_editable');
+    spec.given(scheduled).when({ type: 'DeletePost', now: new Date('2030-01-01T13:00:00Z') }).thenRefuses('post_not_editable');
+  });
+
+  it('turns a scheduled post back into a draft when scheduledAt is cleared', () => {
+    const unscheduled = spec.given(scheduled).when({ type: 'EditPost', changes: { scheduledAt: null }, now });
+    expect(unscheduled.stateAfter()).toMatchObject({ status: 'draft', data: { scheduledAt: null } });
+  });
+
+  it('refuses an edit that names no field', () => {
+    spec.given(scheduled).when({ type: 'EditPost', changes: {}, now }).thenRefuses('nothing_to_edit');
+  });
+
+  it('deletes a draft; the deleted post is then not found', () => {
+    const draft = createdBy(create());
+    spec.given(draft).when({ type: 'DeletePost', now }).then([{ type: 'PostDeleted', data: { postId: 'p-1', deletedAt: now.toISOString() } }]);
+    const deleted = run(draft, { type: 'DeletePost', now });
+    spec.given(deleted).when(edit('2030-01-01T12:00:00Z')).thenRefuses('not_found');
+  });
+});
+
+describe('Post decider: editing alt text', () => {
+  const photos = ['https://cdn.example.com/a.png', 'https://cdn.example.com/b.png'];
+  const created = createdBy(create({ mediaUrls: photos, altText: ['first', 'second'] }));
+  const edit = (changes: EditPost['changes']) => spec.given(created).when({ type: 'EditPost', changes, now });
+
+  it('altText alone describes the current mediaUrls', () => {
+    const when = edit({ altText: [null, 'second, reworded'] });
+    when.then([{ type: 'PostEdited', data: { postId: 'p-1', altText: [null, 'second, reworded'], editedAt: now.toISOString() } }]);
+    expect(when.stateAfter()).toMatchObject({ data: { mediaUrls: photos, altText: [null, 'second, reworded'] } });
+  });
+
+  it.each([[[...photos].reverse()], [photos]])('new mediaUrls without altText clear the alt texts, even for the same urls (%j)', (mediaUrls) => {
+    const when = edit({ mediaUrls });
+    when.then([{ type: 'PostEdited', data: expect.objectContaining({ mediaUrls, altText: [] }) }]);
+    expect(when.stateAfter()).toMatchObject({ data: { mediaUrls, altText: [] } });
+  });
+
+  it('new mediaUrls with altText take both; [] clears them', () => {
+    expect(edit({ mediaUrls: [photos[1]], altText: ['second'] }).stateAfter()).toMatchObject({ data: { mediaUrls: [photos[1]], altText: ['second'] } });
+    expect(edit({ altText: [] }).stateAfter()).toMatchObject({ data: { mediaUrls: photos, altText: [] } });
+  });
+
+  it('an edit of other fields leaves the alt texts, and the next publication carries them', () => {
+    const edited = edit({ content: 'v2' }).history();
+    expect(edited.at(-1)!.data).not.toHaveProperty('altText');
+    spec
+      .given(edited)
+      .when({ type: 'PublishPost', now })
+      .then([{ type: 'PublishRequested', data: expect.objectContaining({ altText: ['first', 'second'] }) }]);
+  });
+
+  const refusals: Array<[string, EditPost['changes'], ErrorCode]> = [
+    ['altText alone of another length than the current mediaUrls', { altText: ['one'] }, 'alt_text_mismatch'],
+    ['altText of another length than the new mediaUrls', { mediaUrls: [photos[0]], altText: ['a', 'b'] }, 'alt_text_mismatch'],
+    ['altText with the media removed', { mediaUrls: [], altText: ['a', 'b'] }, 'alt_text_mismatch'],
+    ['an entry over 1,000 characters', { altText: ['x'.repeat(1_001), null] }, 'alt_text_too_long'],
+  ];
+  it.each(refusals)('refuses %s', (_name, changes, code) => {
+    edit(changes).thenRefuses(code);
+  });
+});

@@ -1,0 +1,26 @@
+import { PoolClient } from 'pg';
+import { RecordedEvent } from '@app/event-store';
+import { ReadStream } from './in-revision-order';
+
+/** A read model's table names by role: the live ones, or a rebuild's or a verification's copies of them. */
+export type Tables<Role extends string> = Record<Role, string>;
+
+/**
+ * One read model the projector keeps. It owns its tables (no other projection
+ * writes them) and its checkpoint, under its name, which is also the name its
+ * progress is announced under (notifyProjectionAdvanced): each model follows
+ * the feed, and is rebuilt, on its own.
+ */
+export interface ReadModel<Role extends string = string> {
+  name: string;
+  tables: Tables<Role>;
+  /** The table with one row per stream (row id = stream id without the prefix): what verify-projections compares. */
+  view: { role: Role; streamPrefix: string };
+  /** Applies a batch of the feed to `tables`, inside the caller's transaction; events it has no use for are passed over. */
+  project(client: PoolClient, events: RecordedEvent[], tables: Tables<Role>, readStream: ReadStream): Promise<void>;
+}
+
+/** The model's tables, each renamed (a rebuild's or a verification's copies). */
+export function renamedTables<Role extends string>(tables: Tables<Role>, rename: (live: string) => string): Tables<Role> {
+  return Object.fromEntries(Object.entries<string>(tables).map(([role, live]) => [role, rename(live)])) as Tables<Role>;
+}

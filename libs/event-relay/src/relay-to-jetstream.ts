@@ -1,0 +1,55 @@
+import { headers as natsHeaders, JetStreamClient, JSONCodec, PubAck } from 'nats';
+import { EventEnvelope, Subjects } from '@app/contracts';
+import { CheckpointStore, RecordedEvent, toEnvelope } from '@app/event-store';
+import { REQUEST_ID_HEADER } from '@app/messaging';
+import { eventsRelayed, injectTraceContext, traceContextOf } from '@app/observability';
+
+const codec = JSONCodec<EventEnvelope>();
+
+/** The relay's checkpoint and leadership name (FeedProcessor). */
+export const RELAY_CHECKPOINT = 'relay:jetstream';
+
+/**
+ * The relay's batch handler: publishes each stored event to JetStream in store
+ * order, with Nats-Msg-Id = event id, then moves the checkpoint.
+ *
+ * The batch is pipelined: every publish is sent at once and the acknowledgements
+ * are awaited together (one round trip per batch instead of one per event). Order
+ * is kept by the stream itself: each publish after the first carries
+ * Nats-Expected-Last-Msg-Id = its predecessor's event id (nats.js
+ * `expect.lastMsgID`, https://nats-io.github.io/nats.deno/interfaces/JetStreamPublishOptions.html),
+ * so the stream refuses it unless the predecessor is its last message. A publish
+ * that fails therefore makes every later one of the batch fail too, instead of
+ * landing out of order or leaving a gap. The relay then saves the checkpoint at
+ * the last event of the acknowledged prefix and fails, and the feed processor
+ * restarts from the first unacknowledged event. The first publish of a batch
+ * asserts nothing: the previous batch was wholly acknowledged before this one
+ * started.
+ *
+ * After a crash the batch is sent again; JetStream drops the repeats inside its
+ * duplicate window (the duplicate check comes before the expectation, so a
+ * repeat is acknowledged as a duplicate), and consumers are idempotent beyond it.
+ * Headers: x-request-id from the event's metadata, and the W3C trace context
+ * when the metadata holds one (traceparent/tracestate written at append).
+ */
+export function relayToJetStream(js: JetStreamClient, subjects: Subjects, checkpoints: CheckpointStore) {
+  return async (events: RecordedEvent[]): Promise<void> => {
+    const acks = await Promise.allSettled(events.map((event, i) => publish(js, subjects, event, i > 0 ? events[i - 1].eventId : undefined)));
+    const failed = acks.findIndex((ack) => ack.status === 'rejected');
+    const acknowledged = failed === -1 ? events : events.slice(0, failed);
+    for (const event of acknowledged) eventsRelayed.inc({ type: event.type });
+    if (acknowledged.length > 0) await checkpoints.save(RELAY_CHECKPOINT, acknowledged[acknowledged.length - 1].position);
+    if (failed !== -1) throw (acks[failed] as PromiseRejectedResult).reason;
+  };
+}
+
+function publish(js: JetStreamClient, subjects: Subjects, event: RecordedEvent, predecessorId: string | undefined): Promise<PubAck> {
+  const headers = natsHeaders();
+  if (event.metadata.requestId) headers.set(REQUEST_ID_HEADER, event.metadata.requestId);
+  injectTraceContext(headers, traceContextOf(event.metadata));
+  return js.publish(subjects.event(event.streamId, event.type), codec.encode(toEnvelope(event)), {
+    msgID: event.eventId,
+    headers,
+    ...(predecessorId ? { expect: { lastMsgID: predecessorId } } : {}),
+  });
+}

@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import { DomainError } from '@app/contracts';
+import type { Decider } from '@app/decider';
+import { createTestDatabase, TestDatabase } from '@app/testing';
+import { toNewEvents } from './aggregate-stream';
+import { CommandRunner, MAX_CONFLICT_RETRIES } from './command-runner';
+import { ExpectedRevision, NewEvent, RecordedEvent } from './event-store.port';
+import { PostgresEventStore } from './postgres-event-store';
+
+/** A counter: the smallest aggregate whose decisions depend on its state (the next value is the current one plus `by`). */
+type CounterCommand = { type: 'Increment'; by: number };
+type CounterEvent = { type: 'Incremented'; data: { to: number } };
+type Counter = { count: number };
+
+const counterDecider: Decider<CounterCommand, CounterEvent, Counter> = {
+  decide(command, state) {
+    if (command.by < 0) throw new DomainError('invalid_body', 'by must not be negative');
+    return command.by === 0 ? [] : [{ type: 'Incremented', data: { to: state.count + command.by } }];
+  },
+  evolve: (_state, event) => ({ count: event.data.to }),
+  initialState: () => ({ count: 0 }),
+};
+
+/**
+ * The real PostgreSQL store, where another writer (another replica) can be made to append
+ * to the stream between the runner's read and its append, `races` times.
+ */
+class RacedStore extends PostgresEventStore {
+  races = 0;
+  appends = 0;
+  reads = 0;
+
+  override async append(streamId: string, events: NewEvent[], expected: ExpectedRevision) {
+    this.appends++;
+    if (this.races > 0) {
+      this.races--;
+      const current = await super.readStream(streamId);
+      const count = current.length > 0 ? (current.at(-1)!.data as { to: number }).to : 0;
+      await super.append(streamId, toNewEvents([{ type: 'Incremented', data: { to: count + 100 } }], { workspaceId: 'w-1', version: 1, requestId: 'the-winner' }), 'any');
+    }
+    return super.append(streamId, events, expected);
+  }
+
+  override async readStream(streamId: string): Promise<RecordedEvent[]> {
+    this.reads++;
+    return super.readStream(streamId);
+  }
+}
+
+describe('CommandRunner (load, decide, append with retry, over the PostgreSQL event store)', () => {
+  let db: TestDatabase;
+  let store: RacedStore;
+  let runner: CommandRunner<CounterCommand, CounterEvent, Counter>;
+  /** The states each command was built on, in order (a retry builds again). */
+  let builtOn: Counter[];
+
+  const increment = (by: number, options: { fresh?: boolean } = {}) => ({
+    build: (state: Counter) => {
+      builtOn.push(state);
+      return { type: 'Increment' as const, by };
+    },
+    requestId: `req-${by}`,
+    ...options,
+  });
+  const stored = async (id: string) => (await store.readStream(`counter-${id}`)).map((event) => [event.data, event.metadata.requestId]);
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    store = new RacedStore(db.pool, { databaseUrl: db.url });
+  });
+  afterAll(() => db.drop());
+  beforeEach(() => {
+    builtOn = [];
+    runner = new CommandRunner({
+      store,
+      decider: counterDecider,
+      streamId: (id) => `counter-${id}`,
+      toNewEvents: (events, _state, requestId) => toNewEvents(events, { workspaceId: 'w-1', version: 1, requestId }),
+      now: () => new Date('2026-01-01T00:00:00Z'),
+      aggregate: 'counter',
+    });
+  });
+
+  it('answers the events it appended and the position of the last one', async () => {
+    const id = randomUUID();
+    await runner.run(id, increment(1));
+    const outcome = await runner.run(id, increment(2));
+    expect(outcome.events).toEqual([{ type: 'Incremented', data: { to: 3 } }]);
+    expect(outcome.state).toEqual({ count: 3 });
+    const last = (await store.readStream(`counter-${id}`)).at(-1)!;
+    expect(outcome.position).toBe(`${last.position.commit}:${last.position.prepare}`);
+  });
+
+  it('a conflict is decided again on the winner’s events, then appended after them', async () => {
+    const id = randomUUID();
+    await runner.run(id, increment(1));
+    builtOn = [];
+    store.races = 1;
+    const appendsBefore = store.appends;
+
+    const outcome = await runner.run(id, increment(5));
+
+    expect(builtOn).toEqual([{ count: 1 }, { count: 101 }]);
+    expect(outcome.events).toEqual([{ type: 'Incremented', data: { to: 106 } }]);
+    expect(store.appends - appendsBefore).toBe(2);
+    expect(await stored(id)).toEqual([
+      [{ to: 1 }, 'req-1'],
+      [{ to: 101 }, 'the-winner'],
+      [{ to: 106 }, 'req-5'],
+    ]);
+  });
+
+  it('a refusal appends nothing, and the commands batched with it are appended without it', async () => {
+    const id = randomUUID();
+    await expect(runner.run(id, increment(-1))).rejects.toMatchObject({ code: 'invalid_body' });
+    expect(await stored(id)).toEqual([]);
+
+    const appendsBefore = store.appends;
+    // The first runs alone; the two sent while it runs are decided together, in one batch.
+    const [first, refused, second] = await Promise.allSettled([runner.run(id, increment(1)), runner.run(id, increment(-1)), runner.run(id, increment(2))]);
+    expect(refused).toMatchObject({ status: 'rejected', reason: { code: 'invalid_body' } });
+    expect(first).toMatchObject({ status: 'fulfilled', value: { events: [{ data: { to: 1 } }] } });
+    expect(second).toMatchObject({ status: 'fulfilled', value: { events: [{ data: { to: 3 } }], state: { count: 3 } } });
+    expect(store.appends - appendsBefore).toBe(2);
+    expect(await stored(id)).toEqual([
+      [{ to: 1 }, 'req-1'],
+      [{ to: 3 }, 'req-2'],
+    ]);
+  });
+
+  it('a command that decides nothing appends nothing and answers the stream’s current position', async () => {
+    const id = randomUUID();
+    const { position } = await runner.run(id, increment(4));
+    const appendsBefore = store.appends;
+    await expect(runner.run(id, increment(0))).resolves.toEqual({ state: { count: 4 }, events: [], position });
+    expect(store.appends).toBe(appendsBefore);
+  });
+
+  it('commands on one stream that arrive while one runs are decided in order on the evolving state and appended in one go', async () => {
+    const id = randomUUID();
+    const appendsBefore = store.appends;
+    const outcomes = await Promise.all([1, 2, 3, 4].map((by) => runner.run(id, increment(by))));
+    expect(outcomes.map((outcome) => outcome.events[0].data.to)).toEqual([1, 3, 6, 10]);
+    // The first alone, the three queued behind it together: no command raced another of this process.
+    expect(store.appends - appendsBefore).toBe(2);
+    expect(outcomes.map((outcome) => outcome.position)).toEqual([outcomes[0].position, outcomes[3].position, outcomes[3].position, outcomes[3].position]);
+    expect(outcomes[1].state).toEqual({ count: 10 });
+  });
+
+  it('a fresh id is not read on the first try', async () => {
+    const id = randomUUID();
+    const readsBefore = store.reads;
+    await runner.run(id, increment(1, { fresh: true }));
+    expect(store.reads).toBe(readsBefore);
+    expect(await stored(id)).toEqual([[{ to: 1 }, 'req-1']]);
+  });
+
+  describe('the state kept between commands', () => {
+    /** Another replica's runner on the same store: it knows nothing of what this one remembers. */
+    const otherProcess = () =>
+      new CommandRunner({
+        store,
+        decider: counterDecider,
+        streamId: (id) => `counter-${id}`,
+        toNewEvents: (events, _state, requestId) => toNewEvents(events, { workspaceId: 'w-1', version: 1, requestId }),
+        now: () => new Date('2026-01-01T00:00:00Z'),
+        aggregate: 'counter',
+      });
+
+    it('a stream this runner just wrote is not read again for the next command', async () => {
+      const id = randomUUID();
+      await runner.run(id, increment(1));
+      const readsBefore = store.reads;
+      const outcome = await runner.run(id, increment(2));
+      expect(store.reads).toBe(readsBefore);
+      expect(outcome.state).toEqual({ count: 3 });
+      expect(await stored(id)).toEqual([
+        [{ to: 1 }, 'req-1'],
+        [{ to: 3 }, 'req-2'],
+      ]);
+    });
+
+    it('after another process appended, the remembered revision is refused and the command is decided on what it wrote', async () => {
+      const id = randomUUID();
+      await runner.run(id, increment(1));
+      await otherProcess().run(id, increment(10));
+      builtOn = [];
+
+      const outcome = await runner.run(id, increment(5));
+
+      expect(builtOn).toEqual([{ count: 1 }, { count: 11 }]);
+      expect(outcome.events).toEqual([{ type: 'Incremented', data: { to: 16 } }]);
+      const last = (await store.readStream(`counter-${id}`)).at(-1)!;
+      expect(outcome.position).toBe(`${last.position.commit}:${last.position.prepare}`);
+      expect(await stored(id)).toEqual([
+        [{ to: 1 }, 'req-1'],
+        [{ to: 11 }, 'req-10'],
+        [{ to: 16 }, 'req-5'],
+      ]);
+      // The stale entry is gone: the next command appends after the stream as it is, without a conflict.
+      const appendsBefore = store.appends;
+      await runner.run(id, increment(1));
+      expect(store.appends - appendsBefore).toBe(1);
+    });
+
+    it('a refusal or a command that decides nothing answers the stream as it is, not as this runner remembers it', async () => {
+      const id = randomUUID();
+      await runner.run(id, increment(1));
+      const { position } = await otherProcess().run(id, increment(10));
+
+      await expect(runner.run(id, increment(0))).resolves.toEqual({ state: { count: 11 }, events: [], position });
+      await expect(runner.run(id, increment(-1))).rejects.toMatchObject({ code: 'invalid_body' });
+      expect(await stored(id)).toEqual([
+        [{ to: 1 }, 'req-1'],
+        [{ to: 11 }, 'req-10'],
+      ]);
+    });
+  });
+
+  it('once the retry bound is reached the caller gets service_unavailable and nothing of its own is appended', async () => {
+    const id = randomUUID();
+    store.races = MAX_CONFLICT_RETRIES + 1;
+    const appendsBefore = store.appends;
+
+    await expect(runner.run(id, increment(1))).rejects.toEqual(new DomainError('service_unavailable', 'the counter is changing too fast; retry'));
+
+    expect(store.races).toBe(0);
+    expect(store.appends - appendsBefore).toBe(MAX_CONFLICT_RETRIES + 1);
+    expect(builtOn).toHaveLength(MAX_CONFLICT_RETRIES + 1);
+    const events = await stored(id);
+    expect(events).toHaveLength(MAX_CONFLICT_RETRIES + 1);
+    expect(events.every(([, requestId]) => requestId === 'the-winner')).toBe(true);
+  });
+});
