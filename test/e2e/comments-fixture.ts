@@ -1,5 +1,6 @@
+import { JSONCodec, NatsConnection } from 'nats';
 import { AppConfig } from '@app/config';
-import { CommentListItem, Platform, PLATFORMS } from '@app/contracts';
+import { CommentListItem, EventEnvelope, Platform, PLATFORMS, Subjects } from '@app/contracts';
 import { TestStack, tokenOf } from '../support/test-stack';
 
 /** Shared by test/e2e/comments-*.e2e-spec.ts: the stack with fast polling, and the steps every comment test takes. */
@@ -42,14 +43,24 @@ export class CommentsWorld {
     return this.stack.sandbox!.control;
   }
 
+  /** A file the sandbox's media host serves (posts on Instagram and YouTube need media). */
+  mediaUrl(file: string): string {
+    return `${this.stack.sandbox!.mediaUrl}/media/${file}`;
+  }
+
   async account(workspaceId: string, platform: Platform): Promise<TestAccount> {
     const connected = await this.stack.connect(workspaceId, platform, `@${platform}${++seq}${Math.random().toString(36).slice(2, 6)}`);
     return { id: connected.id, platform, handle: connected.handle, token: tokenOf(connected.handle) };
   }
 
-  /** Publishes a post now on one account; its platform item is what comments go under. */
-  async publish(key: string, account: TestAccount, content = `Launch day ${++seq}: our new app is here`): Promise<PublishedItem> {
-    const response = await this.stack.request('POST', '/api/v1/posts', { key, body: { content, accounts: [account.id], publishNow: true } });
+  /** Publishes a post now on one account (with media or first comments when given); its platform item is what comments go under. */
+  async publish(
+    key: string,
+    account: TestAccount,
+    content = `Launch day ${++seq}: our new app is here`,
+    extra: { mediaUrls?: string[]; firstComments?: string[] } = {},
+  ): Promise<PublishedItem> {
+    const response = await this.stack.request('POST', '/api/v1/posts', { key, body: { content, accounts: [account.id], publishNow: true, ...extra } });
     expect(response.status).toBe(201);
     expect(response.body.results).toEqual([expect.objectContaining({ success: true })]);
     return { postId: response.body.post.id, platformPostId: response.body.results[0].postId, content };
@@ -61,6 +72,20 @@ export class CommentsWorld {
 
   async list(key: string, query = ''): Promise<{ status: number; body: { comments: CommentListItem[] } & Record<string, unknown> }> {
     return this.stack.request('GET', `/api/v1/comments${query}`, { key });
+  }
+
+  /** The list's entry for one platform comment id (undefined while the list does not show it). */
+  async listed(key: string, platformCommentId: string): Promise<CommentListItem | undefined> {
+    return (await this.list(key, '?limit=50')).body.comments.find((c) => c.platformCommentId === platformCommentId);
+  }
+
+  /** A new workspace with a Facebook account, a post of it and one comment under it, listed: where a test of acting on a comment starts. */
+  async facebookComment(text: string): Promise<{ key: string; workspaceId: string; facebook: TestAccount; commentId: string }> {
+    const { key, workspaceId } = await this.stack.workspace();
+    const facebook = await this.account(workspaceId, 'facebook');
+    const commentId = this.comment('facebook', await this.publish(key, facebook), text).id;
+    await this.untilListed(key, [commentId]);
+    return { key, workspaceId, facebook, commentId };
   }
 
   /** Waits until the list shows every one of these platform comment ids (the poller runs every 50 ms). */
@@ -82,3 +107,17 @@ export class CommentsWorld {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Subscribes to the next comment event of this type and answers how to wait for it. A plain
+ * subscriber: the relay publishes to JetStream, and core NATS delivers it to anyone on the subject;
+ * flushed before it answers, so an event published after the call is not missed.
+ */
+export async function nextCommentEvent(nc: NatsConnection, stack: TestStack, type: string): Promise<() => Promise<EventEnvelope>> {
+  const subscription = nc.subscribe(new Subjects(stack.config.natsNamespace).event('comment-x', type), { max: 1, timeout: 5_000 });
+  await nc.flush();
+  return async () => {
+    for await (const message of subscription) return JSONCodec<EventEnvelope>().decode(message.data);
+    throw new Error(`no ${type} on NATS`);
+  };
+}

@@ -76,6 +76,11 @@ describe('comment ingestion (poll and Meta webhook)', () => {
       url: expect.stringMatching(/^https:\/\/www\.facebook\.com\/.*comment_id=/),
       // Facebook gives created_time to the second.
       createdAt: new Date(Math.floor(Date.parse(praise.createdAt) / 1000) * 1000).toISOString(),
+      parentCommentId: null,
+      hidden: false,
+      canReply: true,
+      canHide: true,
+      canDelete: true,
     });
     expect(byId.get(question.id)).toMatchObject({ platform: 'x', author: 'maple_fan', tags: expect.arrayContaining(['question']), postTitle: onX.content });
     expect(byId.get(complaint.id)).toMatchObject({ sentiment: 'negative', tags: expect.arrayContaining(['complaint']) });
@@ -83,36 +88,22 @@ describe('comment ingestion (poll and Meta webhook)', () => {
 
   it("never ingests the workspace's own first comments, even when the platform names their author differently from the handle", async () => {
     const account = await world.account(workspaceId, 'facebook');
-    const response = await stack.request('POST', '/api/v1/posts', {
-      key,
-      body: { content: 'Launch with a first comment', accounts: [account.id], publishNow: true, firstComments: ['Link in the first comment: https://example.com'] },
-    });
-    expect(response.status).toBe(201);
+    const launch = await world.publish(key, account, 'Launch with a first comment', { firstComments: ['Link in the first comment: https://example.com'] });
     const own = world.sandbox.published({ platform: 'facebook', kind: 'comment' }).find((c) => c.text.startsWith('Link in the first comment'));
     expect(own).toBeDefined();
     // A page comments under its display name, not its handle: only the recorded id tells it is ours.
     expect(own!.owner).not.toBe(account.handle.replace('@', ''));
-    world.comment('facebook', response.body.results[0].postId, 'Congrats on the launch!');
-    await sleep(600);
-    const listed = (await stack.request('GET', '/api/v1/comments?platform=facebook&limit=50', { key })).body.comments as Array<{ text: string }>;
-    expect(listed.map((c) => c.text)).toContain('Congrats on the launch!');
+    // The first comment was there before this one: the poll that lists this one has read it too.
+    await world.untilListed(key, [world.comment('facebook', launch, 'Congrats on the launch!').id]);
+    const listed = (await world.list(key, '?platform=facebook&limit=50')).body.comments;
     expect(listed.map((c) => c.text)).not.toContain('Link in the first comment: https://example.com');
   });
 
   it('ingests Instagram comments under a published photo (Instagram needs media)', async () => {
     const account = await world.account(workspaceId, 'instagram');
-    const response = await stack.request('POST', '/api/v1/posts', {
-      key,
-      body: { content: 'New drop 📸', accounts: [account.id], mediaUrls: [`${stack.sandbox!.mediaUrl}/media/drop.jpg`], publishNow: true },
-    });
-    expect(response.status).toBe(201);
-    expect(response.body.results).toEqual([expect.objectContaining({ platform: 'instagram', success: true })]);
-    world.comment('instagram', response.body.results[0].postId, 'Is this available in size M?', 'shopper');
-    let listed: Array<{ text: string; platform: string; tags: string[] }> = [];
-    for (let i = 0; i < 50 && listed.length === 0; i++) {
-      await sleep(100);
-      listed = (await stack.request('GET', '/api/v1/comments?platform=instagram', { key })).body.comments;
-    }
+    const photo = await world.publish(key, account, 'New drop 📸', { mediaUrls: [world.mediaUrl('drop.jpg')] });
+    await world.untilListed(key, [world.comment('instagram', photo, 'Is this available in size M?', 'shopper').id]);
+    const listed = (await world.list(key, '?platform=instagram')).body.comments;
     expect(listed).toEqual([expect.objectContaining({ platform: 'instagram', text: 'Is this available in size M?', tags: expect.arrayContaining(['question']) })]);
   });
 

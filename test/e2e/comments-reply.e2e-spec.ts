@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { connect, JSONCodec, NatsConnection } from 'nats';
-import { EventEnvelope, Subjects } from '@app/contracts';
+import { connect, NatsConnection } from 'nats';
 import { XPool } from '@app/quotas';
 import { TEST_NATS_URL } from '@app/testing';
 import { TestStack } from '../support/test-stack';
-import { CommentsWorld, PublishedItem, sleep, startCommentsStack, TestAccount } from './comments-fixture';
+import { CommentsWorld, nextCommentEvent, sleep, startCommentsStack, TestAccount } from './comments-fixture';
 
 /** POST /api/v1/comments/reply: the reply goes out on the platform once; every refusal sends and records nothing. */
 describe('POST /api/v1/comments/reply', () => {
@@ -14,7 +13,6 @@ describe('POST /api/v1/comments/reply', () => {
   let key: string;
   let workspaceId: string;
   let facebook: TestAccount;
-  let item: PublishedItem;
   let commentId: string;
 
   beforeAll(async () => {
@@ -28,17 +26,12 @@ describe('POST /api/v1/comments/reply', () => {
   });
   beforeEach(async () => {
     stack.sandbox!.control.clearFaults();
-    ({ key, workspaceId } = await stack.workspace());
-    facebook = await world.account(workspaceId, 'facebook');
-    item = await world.publish(key, facebook);
-    commentId = world.comment('facebook', item, 'Do you ship to Norway?').id;
-    await world.untilListed(key, [commentId]);
+    ({ key, workspaceId, facebook, commentId } = await world.facebookComment('Do you ship to Norway?'));
   });
 
   const reply = (body: Record<string, unknown>, replyKey = key) => stack.request('POST', '/api/v1/comments/reply', { key: replyKey, body });
   const replies = (account: TestAccount) => stack.sandbox!.control.published({ account: account.token, kind: 'comment' });
   const replyCalls = (platform: string) => stack.sandbox!.control.requestCount({ platform: platform as never, operation: 'comment' });
-  const listed = async (id: string) => (await world.list(key, '?limit=50')).body.comments.find((c) => c.platformCommentId === id);
 
   it('replies as the account the comment came to: 200 with the spec shape, the reply under the comment, replied at once', async () => {
     const response = await reply({ platform: 'facebook', commentId, message: 'Yes, we ship to Norway!' });
@@ -48,29 +41,34 @@ describe('POST /api/v1/comments/reply', () => {
     expect(sent).toMatchObject({ parentId: commentId, text: 'Yes, we ship to Norway!' });
     expect(response.body).toEqual({ success: true, repliedAs: facebook.handle, result: { id: sent.id } });
     // Read-your-writes: the answer waited for the list.
-    expect(await listed(commentId)).toMatchObject({ replied: true });
+    expect(await world.listed(key, commentId)).toMatchObject({ replied: true });
     expect((await world.list(key, '?unreplied=1')).body.comments.map((c) => c.platformCommentId)).not.toContain(commentId);
   });
 
   it('publishes CommentReplied on NATS with the events envelope', async () => {
-    const subject = new Subjects(stack.config.natsNamespace).event('comment-x', 'CommentReplied');
-    // A plain subscriber: the relay publishes to JetStream, and core NATS delivers it to anyone on the subject.
-    const subscription = nc.subscribe(subject, { max: 1, timeout: 5_000 });
-    await nc.flush();
+    const nextReplied = await nextCommentEvent(nc, stack, 'CommentReplied');
     const response = await reply({ platform: 'facebook', commentId, message: 'Thanks for asking!' });
     expect(response.status).toBe(200);
-    let envelope: EventEnvelope | null = null;
-    for await (const message of subscription) envelope = JSONCodec<EventEnvelope>().decode(message.data);
+    const envelope = await nextReplied();
     expect(envelope).toEqual({
       eventId: expect.any(String),
       type: 'CommentReplied',
       version: 1,
       streamId: expect.stringMatching(/^comment-[0-9a-f-]{36}$/),
-      revision: '1',
+      // Revision 0 is CommentReceived, 1 the CommentReplyStarted recorded before the platform was called.
+      revision: '2',
       position: expect.stringMatching(/^\d+:\d+$/),
       occurredAt: expect.any(String),
       workspaceId,
-      data: { commentId: envelope!.streamId.slice('comment-'.length), accountId: facebook.id, repliedAs: facebook.handle, replyPlatformId: response.body.result.id, message: 'Thanks for asking!', repliedAt: expect.any(String) },
+      data: {
+        commentId: envelope.streamId.slice('comment-'.length),
+        accountId: facebook.id,
+        repliedAs: facebook.handle,
+        replyPlatformId: response.body.result.id,
+        message: 'Thanks for asking!',
+        repliedAt: expect.any(String),
+        replyKey: expect.any(String),
+      },
     });
   });
 
@@ -163,7 +161,7 @@ describe('POST /api/v1/comments/reply', () => {
     expect(response.status).toBe(502);
     expect(response.body.error).toMatchObject({ code: 'platform_rejected', details: { code: 'invalid_parameter', message: expect.any(String), retryable: false } });
     expect(await world.eventsOfType('CommentReplied')).toBe(before);
-    expect(await listed(commentId)).toMatchObject({ replied: false });
+    expect(await world.listed(key, commentId)).toMatchObject({ replied: false });
   });
 
   it('on X draws one unit of the X pool per reply, and refunds it when X rejects the reply', async () => {

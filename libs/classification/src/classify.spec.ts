@@ -59,7 +59,7 @@ describe('classifyComment', () => {
 
   describe('sarcasm', () => {
     it('reads a cheerful opener over a complaint as negative', () => {
-      expect(classifyComment('great, another outage')).toEqual({ sentiment: 'negative', tags: ['complaint'] });
+      expect(classifyComment('great, another outage')).toEqual({ sentiment: 'negative', tags: ['complaint', 'urgent'] });
       expect(sentimentOf('Oh perfect, my order got cancelled again')).toBe('negative');
     });
 

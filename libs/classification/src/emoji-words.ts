@@ -1,3 +1,5 @@
+import { isAsciiOnly } from './text-normalization';
+
 /**
  * The JS port of VADER has no emoji lexicon (Python VADER 3.3 maps emoji to their descriptions).
  * We do the same with an English word VADER already scores, for the emoji common in comments.
@@ -32,6 +34,7 @@ const VARIATION_SELECTOR = /\uFE0F/g;
 
 /** Replaces known emoji by a space-separated word VADER scores; other emoji stay as they are. */
 export function emojiToWords(text: string): string {
+  if (isAsciiOnly(text)) return text; // no emoji: skip the per-character walk
   return Array.from(text.replace(VARIATION_SELECTOR, ''), (char) => {
     const word = WORD_BY_EMOJI.get(char);
     return word === undefined ? char : ` ${word} `;

@@ -1,7 +1,7 @@
-import { SentimentIntensityAnalyzer } from 'vader-sentiment';
 import { prepareForVader } from './vader-input';
+import { vaderCompound } from './vader-scorer';
 
 /** VADER compound score (-1..1) of the comment, read through prepareForVader. */
 export function lexicalSentimentScore(text: string): number {
-  return SentimentIntensityAnalyzer.polarity_scores(prepareForVader(text)).compound;
+  return vaderCompound(prepareForVader(text));
 }

@@ -1,4 +1,4 @@
-import type { ReplyToCommentBody } from './comment-api';
+import type { ModerateCommentBody, ReplyToCommentBody } from './comment-api';
 
 /** A comment as a platform reported it (poll or webhook), before the service stores it. */
 export interface IncomingComment {
@@ -8,6 +8,8 @@ export interface IncomingComment {
   /** ISO 8601; the receipt time stands in when the platform gives none. */
   createdAt: string | null;
   url: string | null;
+  /** The platformCommentId it replies to; null (or absent) when it answers the post itself. */
+  parentCommentId?: string | null;
 }
 
 /**
@@ -37,4 +39,31 @@ export interface ReplyToCommentReply {
   replyPlatformId: string;
   /** Global position of CommentReplied ("commit:prepare"): the gateway answers once the list shows it. */
   position: string;
+}
+
+/** comments.hide and comments.unhide */
+export interface ModerateCommentCommand {
+  workspaceId: string;
+  body: ModerateCommentBody;
+}
+
+export interface ModerateCommentReply {
+  hidden: boolean;
+  /** Global position of CommentHidden / CommentUnhidden; null when the comment already was so (nothing appended). */
+  position: string | null;
+}
+
+/** comments.delete-reply: delete one of the workspace's own replies to a stored comment. */
+export interface DeleteCommentReplyCommand {
+  workspaceId: string;
+  platform: string;
+  /** The platformCommentId of the comment replied to. */
+  commentId: string;
+  /** The platform's id of the reply (ReplyResult.result.id). */
+  replyId: string;
+}
+
+export interface DeleteCommentReplyReply {
+  /** Global position of CommentReplyDeleted; null when the reply was already deleted (nothing appended). */
+  position: string | null;
 }

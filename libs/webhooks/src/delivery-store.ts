@@ -6,6 +6,8 @@ export interface WebhookDelivery extends WebhookDeliveryView {
   endpointId: string;
   payload: string;
   giveUpAt: Date;
+  /** Queue order (a bigint as text): where a page of the delivery log ends. */
+  seq: string;
 }
 
 interface DeliveryRow {
@@ -46,11 +48,12 @@ function toDelivery(row: DeliveryRow): WebhookDelivery {
     deliveredAt: iso(row.delivered_at),
     giveUpAt: row.give_up_at,
     createdAt: row.created_at.toISOString(),
+    seq: row.seq,
   };
 }
 
 export function toDeliveryView(delivery: WebhookDelivery): WebhookDeliveryView {
-  const { endpointId: _endpoint, payload: _payload, giveUpAt: _giveUp, ...view } = delivery;
+  const { endpointId: _endpoint, payload: _payload, giveUpAt: _giveUp, seq: _seq, ...view } = delivery;
   return view;
 }
 
@@ -124,11 +127,12 @@ export class WebhookDeliveryStore {
     );
   }
 
-  /** The newest `limit` deliveries (by queue order), optionally of one status. */
-  async list(endpointId: string, limit: number, status: WebhookDeliveryStatus | null): Promise<WebhookDelivery[]> {
+  /** The newest `limit` deliveries (by queue order), optionally of one status, and only those queued before `beforeSeq` when given (see delivery-log-page.ts). */
+  async list(endpointId: string, limit: number, status: WebhookDeliveryStatus | null, beforeSeq: string | null = null): Promise<WebhookDelivery[]> {
     const { rows } = await this.pool.query<DeliveryRow>(
-      `SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 AND ($2::text IS NULL OR status = $2) ORDER BY seq DESC LIMIT $3`,
-      [endpointId, status, limit],
+      `SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 AND ($2::text IS NULL OR status = $2) AND ($4::bigint IS NULL OR seq < $4::bigint)
+       ORDER BY seq DESC LIMIT $3`,
+      [endpointId, status, limit, beforeSeq],
     );
     return rows.map(toDelivery);
   }

@@ -160,20 +160,26 @@ export class WebhookEndpointStore {
     return rows[0]?.failing_since ?? now;
   }
 
+  /** The endpoint asked to be left alone (429 / 503 with Retry-After): claimDue passes it over until `until`. */
+  async throttle(id: string, until: Date): Promise<void> {
+    await this.pool.query('UPDATE webhook_endpoints SET throttled_until = $2 WHERE id = $1', [id, until]);
+  }
+
   async markSucceeded(id: string): Promise<void> {
     await this.pool.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [id]);
   }
 
   /**
-   * Takes up to `limit` enabled endpoints with a due delivery and no live lease (another
-   * replica delivering to it), leasing them until `leaseUntil`: one deliverer per endpoint.
+   * Takes up to `limit` enabled endpoints with a due delivery, no live lease (another
+   * replica delivering to it) and not throttled, leasing them until `leaseUntil`: one
+   * deliverer per endpoint.
    */
   async claimDue(now: Date, leaseUntil: Date, limit: number, except: readonly string[]): Promise<string[]> {
     if (limit <= 0) return [];
     const { rows } = await this.pool.query<{ id: string }>(
       `UPDATE webhook_endpoints SET lease_until = $2 WHERE id IN (
          SELECT e.id FROM webhook_endpoints e
-         WHERE e.enabled AND e.lease_until <= $1 AND NOT (e.id = ANY($4))
+         WHERE e.enabled AND e.lease_until <= $1 AND e.throttled_until <= $1 AND NOT (e.id = ANY($4))
            AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= $1)
          ORDER BY e.lease_until LIMIT $3 FOR UPDATE SKIP LOCKED)
        RETURNING id`,

@@ -4,6 +4,7 @@ export * from './webhook-events';
 export * from './webhook-target';
 export * from './endpoint-store';
 export * from './delivery-store';
+export * from './delivery-log-page';
 export * from './webhook-dispatcher';
 export * from './webhook-fanout';
 export * from './webhooks-stores.module';

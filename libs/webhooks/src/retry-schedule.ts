@@ -25,3 +25,35 @@ export function nextAttemptAt(attempts: number, failedAt: Date, giveUpAt: Date, 
   const next = new Date(failedAt.getTime() + retryDelayMs(attempts, random));
   return next.getTime() > giveUpAt.getTime() ? null : next;
 }
+
+/**
+ * Answers that ask the sender to slow down, and whose Retry-After is honoured. Standard
+ * Webhooks ("Delivery success and failure"): 429 Too Many Requests means a rate limit was
+ * met, and a Retry-After (e.g. on 503 Service Unavailable) "should be taken into
+ * consideration when scheduling the next attempt". 502 and 504 carry no such header as a
+ * rule and keep the normal backoff (already growing).
+ */
+export const RETRY_AFTER_STATUSES: readonly number[] = [429, 503];
+/** The longest Retry-After honoured: an endpoint asking for more is tried again after this (then asks again if it must). */
+export const MAX_RETRY_AFTER_MS = 60 * 60_000;
+
+/** A Retry-After value (RFC 9110 §10.2.3: delay seconds or an HTTP date) as a wait from `now`; null when it is neither. */
+export function retryAfterMs(value: string, now: Date): number | null {
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // An HTTP date names its weekday and month (IMF-fixdate, or the obsolete RFC 850 and asctime forms).
+  const at = /[a-z]/i.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
+  return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
+}
+
+/**
+ * Until when a failed attempt's answer asks the endpoint to be left alone: a 429 or 503
+ * with a Retry-After, at least the time it names — never sooner than the first retry step,
+ * never later than MAX_RETRY_AFTER_MS — or null for any other failure (the normal backoff).
+ */
+export function throttledUntil(result: { responseStatus: number | null; retryAfter: string | null }, failedAt: Date): Date | null {
+  if (result.responseStatus === null || !RETRY_AFTER_STATUSES.includes(result.responseStatus) || result.retryAfter === null) return null;
+  const wait = retryAfterMs(result.retryAfter, failedAt);
+  if (wait === null) return null;
+  return new Date(failedAt.getTime() + Math.min(MAX_RETRY_AFTER_MS, Math.max(FIRST_RETRY_MS, wait)));
+}

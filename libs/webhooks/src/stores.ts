@@ -5,4 +5,5 @@
  */
 export * from './endpoint-store';
 export * from './delivery-store';
+export * from './delivery-log-page';
 export * from './webhooks-stores.module';

@@ -111,6 +111,54 @@ describe('WebhookDispatcher (PostgreSQL, real receivers, a test clock)', () => {
     expect((await endpoints.byId(endpoint.id))?.failingSince).toBeNull();
   });
 
+  it('429 with Retry-After (seconds): the endpoint is left alone until then, all its deliveries, then they go out in order', async () => {
+    // Standard Webhooks, "Delivery success and failure": 429 means throttle; a Retry-After is taken into account.
+    const hooks = await receiver();
+    hooks.behaviour = (n) => (n === 1 ? { status: 429, headers: { 'retry-after': '120' } } : 204);
+    const dispatcher = dispatcherFor([hooks.host]);
+    const endpoint = await endpointAt(hooks);
+    const first = await queue(endpoint);
+    const failedAt = clock.getTime();
+    await run(dispatcher);
+    const [throttled] = await deliveries.list(endpoint.id, 1, null);
+    expect(throttled).toMatchObject({ eventId: first, status: 'pending', attempts: 1, responseStatus: 429, nextAttemptAt: new Date(failedAt + 120_000).toISOString() });
+    // Another event queued meanwhile is due at once, but the endpoint asked for two minutes: nothing is sent before.
+    const second = await queue(endpoint);
+    advance(119_000);
+    await run(dispatcher);
+    expect(hooks.received).toHaveLength(1);
+    advance(1_000);
+    await run(dispatcher);
+    expect(hooks.received.map((r) => [r.payload.eventId, r.answered])).toEqual([
+      [first, 429],
+      [first, 204],
+      [second, 204],
+    ]);
+  });
+
+  it('503 with Retry-After as an HTTP date waits until that date; 502 with one keeps the normal backoff', async () => {
+    const hooks = await receiver();
+    const dispatcher = dispatcherFor([hooks.host]);
+    const endpoint = await endpointAt(hooks);
+    const until = new Date(clock.getTime() + 10 * 60_000);
+    until.setUTCMilliseconds(0);
+    hooks.behaviour = () => ({ status: 503, headers: { 'retry-after': until.toUTCString() } });
+    await queue(endpoint);
+    await run(dispatcher);
+    let [delivery] = await deliveries.list(endpoint.id, 1, null);
+    expect(delivery).toMatchObject({ responseStatus: 503, nextAttemptAt: until.toISOString() });
+
+    const gateway = await receiver();
+    gateway.behaviour = () => ({ status: 502, headers: { 'retry-after': '3600' } });
+    const behindGateway = await endpointAt(gateway);
+    await queue(behindGateway);
+    const failedAt = clock.getTime();
+    await run(dispatcherFor([gateway.host]));
+    [delivery] = await deliveries.list(behindGateway.id, 1, null);
+    // The first backoff step (5 s, half fixed and half jitter at random 0.5): not the hour asked.
+    expect(delivery).toMatchObject({ responseStatus: 502, nextAttemptAt: new Date(failedAt + 3_750).toISOString() });
+  });
+
   it('counts a timeout as a failed attempt (no response code) and retries it', async () => {
     const hooks = await receiver();
     hooks.behaviour = (n) => (n === 1 ? 'hang' : 204);
@@ -250,7 +298,7 @@ describe('WebhookDispatcher (PostgreSQL, real receivers, a test clock)', () => {
       const unguarded = new WebhookTarget({ allowedHosts: [], timeoutMs: 500, maxResponseBytes: 1024 });
       targets.push(unguarded);
       const result = await unguarded.send(hooks.url, {}, '{}');
-      expect(result).toEqual({ responseStatus: null, error: expect.stringMatching(/AddressRefusedError: 127\.0\.0\.1 is a loopback address/) });
+      expect(result).toEqual({ responseStatus: null, retryAfter: null, error: expect.stringMatching(/AddressRefusedError: 127\.0\.0\.1 is a loopback address/) });
       expect(hooks.received).toHaveLength(0);
     });
   });

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { WEBHOOK_PAYLOAD_VERSION, WebhookPayload } from '@app/contracts';
 import { WebhookDelivery, WebhookDeliveryStore } from './delivery-store';
 import { WebhookEndpoint, WebhookEndpointStore } from './endpoint-store';
-import { DISABLE_FAILING_AFTER_MS, nextAttemptAt, RETRY_WINDOW_MS } from './retry-schedule';
+import { DISABLE_FAILING_AFTER_MS, nextAttemptAt, RETRY_WINDOW_MS, throttledUntil } from './retry-schedule';
 import { signWebhook } from './signing';
 import { WebhookTarget } from './webhook-target';
 
@@ -129,7 +129,11 @@ export class WebhookDispatcher {
       await this.disable(endpoint, 'gone', at);
       return false;
     }
-    await this.deliveries.recordFailed(delivery.id, result, at, nextAttemptAt(delivery.attempts + 1, at, delivery.giveUpAt, this.random()));
+    // A 429 / 503 with Retry-After: this delivery, and every other of the endpoint, waits at least that long instead of the backoff.
+    const throttled = throttledUntil(result, at);
+    const next = throttled ? (throttled > delivery.giveUpAt ? null : throttled) : nextAttemptAt(delivery.attempts + 1, at, delivery.giveUpAt, this.random());
+    await this.deliveries.recordFailed(delivery.id, result, at, next);
+    if (throttled) await this.endpoints.throttle(endpoint.id, throttled);
     const failingSince = await this.endpoints.markFailing(endpoint.id, at);
     if (at.getTime() - failingSince.getTime() >= DISABLE_FAILING_AFTER_MS) await this.disable(endpoint, 'failing', at);
     return false;

@@ -4,8 +4,12 @@ import {
   AccountPublishedData,
   AccountPublishFailedData,
   AccountReauthRequiredData,
+  CommentHiddenData,
   CommentReceivedData,
+  CommentReclassifiedData,
   CommentRepliedData,
+  CommentReplyDeletedData,
+  CommentUnhiddenData,
   EventEnvelope,
   PostCreatedData,
   PostDeletedData,
@@ -75,7 +79,7 @@ function accountsEcho(accounts: readonly TargetAccount[]) {
 
 /**
  * The webhook event a stored event becomes, or null for the stored events clients
- * are not told about (PublishRequested, AccountPublishStarted, first comments, a
+ * are not told about (PublishRequested, AccountPublishStarted, CommentReplyStarted, first comments, a
  * draft's creation or an edit that leaves it unscheduled). `history` holds the
  * events of the same stream up to and including `event` (only read for the types
  * needsStreamHistory names). Version 1 of every payload; see the README and the
@@ -151,6 +155,25 @@ export function webhookEventOf(event: EventEnvelope, history: readonly EventEnve
     case 'CommentReplied': {
       const data = event.data as CommentRepliedData;
       return { type: 'comment.replied', data: { commentId: data.commentId, accountId: data.accountId, repliedAs: data.repliedAs, replyId: data.replyPlatformId, message: data.message, repliedAt: data.repliedAt } };
+    }
+    case 'CommentHidden': {
+      const data = event.data as CommentHiddenData;
+      return { type: 'comment.hidden', data: { commentId: data.commentId, accountId: data.accountId, hiddenAt: data.hiddenAt } };
+    }
+    case 'CommentUnhidden': {
+      const data = event.data as CommentUnhiddenData;
+      return { type: 'comment.unhidden', data: { commentId: data.commentId, accountId: data.accountId, unhiddenAt: data.unhiddenAt } };
+    }
+    case 'CommentReplyDeleted': {
+      const data = event.data as CommentReplyDeletedData;
+      return { type: 'comment.reply_deleted', data: { commentId: data.commentId, accountId: data.accountId, replyId: data.replyPlatformId, deletedAt: data.deletedAt } };
+    }
+    case 'CommentReclassified': {
+      const data = event.data as CommentReclassifiedData;
+      return {
+        type: 'comment.reclassified',
+        data: { commentId: data.commentId, sentiment: data.sentiment, tags: data.tags, classifierVersion: data.classifierVersion, reclassifiedAt: data.reclassifiedAt },
+      };
     }
     default:
       return null;

@@ -1,5 +1,5 @@
 import { EventEnvelope, ReplayWebhookReply } from '@app/contracts';
-import { comparePositions, EventStore, formatPosition, GlobalPosition, START, toEnvelope } from '@app/event-store';
+import { comparePositions, EventStore, formatPosition, GlobalPosition, toEnvelope } from '@app/event-store';
 import { QueueOutcome, WebhookDeliveryStore } from './delivery-store';
 import { WebhookEndpoint, WebhookEndpointStore } from './endpoint-store';
 import { RETRY_WINDOW_MS } from './retry-schedule';
@@ -57,12 +57,15 @@ export class WebhookFanout {
   /**
    * Every stored event of the endpoint's workspace after `afterPosition` (exclusive)
    * or at or after `since`, to this endpoint: new deliveries queued, failed ones
-   * queued again, delivered and pending ones left alone. Reads the whole feed from
-   * the position (or the start, for a time): the event store is the record.
+   * queued again, delivered and pending ones left alone. Reads the feed from the
+   * position, or for a time from the event store's position before it (the events
+   * just before the time it also reads are left out by their createdAt): the event
+   * store is the record. Standard Webhooks ("Visibility into failures and manual
+   * retries") asks for a way to replay failures within a range after an outage.
    */
   async replay(endpoint: WebhookEndpoint, start: { afterPosition: GlobalPosition } | { since: Date }): Promise<ReplayWebhookReply> {
     const reply: ReplayWebhookReply = { queued: 0, alreadyDelivered: 0, lastPosition: null };
-    let after: GlobalPosition = 'afterPosition' in start ? start.afterPosition : START;
+    let after: GlobalPosition = 'afterPosition' in start ? start.afterPosition : await this.events.positionBefore(start.since);
     for (;;) {
       const batch = await this.events.readAll(after, REPLAY_BATCH);
       if (batch.length === 0) return reply;

@@ -4,9 +4,11 @@ import { Agent, request } from 'undici';
 import { DomainError, MAX_WEBHOOK_URL_CHARS } from '@app/contracts';
 import { guardedAgent, isMetadataHostname, MediaHostAllowList, refusedRange } from '@app/media';
 
-/** What one attempt got: the endpoint's status (null when none came) and why it failed, if it did. */
+/** What one attempt got: the endpoint's status (null when none came), its Retry-After header, and why it failed, if it did. */
 export interface AttemptResult {
   responseStatus: number | null;
+  /** As the endpoint sent it (seconds or an HTTP date); see throttledUntil. */
+  retryAfter: string | null;
   error: string | null;
 }
 
@@ -88,13 +90,14 @@ export class WebhookTarget {
       });
       await response.body.dump({ limit: this.options.maxResponseBytes }).catch(() => undefined);
       const ok = response.statusCode >= 200 && response.statusCode < 300;
-      return { responseStatus: response.statusCode, error: ok ? null : `answered ${response.statusCode}` };
+      const retryAfter = [response.headers['retry-after']].flat()[0] ?? null;
+      return { responseStatus: response.statusCode, retryAfter, error: ok ? null : `answered ${response.statusCode}` };
     } catch (error) {
       const cause = (error as { cause?: unknown }).cause;
       // AbortSignal.timeout aborts with a DOMException named TimeoutError; undici's own timeouts name themselves too.
       const timedOut = [error, cause].some((e) => ['TimeoutError', 'HeadersTimeoutError', 'BodyTimeoutError'].includes((e as { name?: string } | undefined)?.name ?? ''));
       const reason = timedOut ? `no answer within ${this.options.timeoutMs} ms` : describe(cause ?? error);
-      return { responseStatus: null, error: reason };
+      return { responseStatus: null, retryAfter: null, error: reason };
     }
   }
 

@@ -105,7 +105,7 @@ describe('webhook events derived from stored events', () => {
   });
 
   it('internal steps are not webhook events', () => {
-    for (const type of ['PublishRequested', 'AccountPublishStarted', 'FirstCommentPosted', 'FirstCommentFailed']) expect(webhookEventOf(envelope(type, {}))).toBeNull();
+    for (const type of ['PublishRequested', 'AccountPublishStarted', 'FirstCommentPosted', 'FirstCommentFailed', 'CommentReplyStarted']) expect(webhookEventOf(envelope(type, {}))).toBeNull();
   });
 
   it('the payload carries the type, version, the stored event id and position', () => {

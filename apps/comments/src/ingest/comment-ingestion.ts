@@ -5,7 +5,9 @@ import { AppConfig } from '@app/config';
 import { commentStreamId, IncomingComment } from '@app/contracts';
 import { PG_POOL } from '@app/database';
 import { AppendBatcher, StreamAppend, StreamAppendOutcome, WrongExpectedRevisionError } from '@app/event-store';
-import { decide, initialState, ReceiveComment } from '../domain/comment.decider';
+import { ReceiveComment } from '../domain/comment.commands';
+import { decide } from '../domain/comment.decider';
+import { initialState } from '../domain/comment.state';
 import { commentIdOf } from '../domain/comment-id';
 import { toNewCommentEvents } from '../domain/comment-stream';
 import { PublishedItem } from './published-items';
@@ -43,24 +45,37 @@ export class CommentIngestion {
 
   /** Returns how many comments this call stored. */
   async ingest(item: PublishedItem, comments: IncomingComment[], requestId?: string): Promise<number> {
-    if (comments.length === 0) return 0;
-    const known = await this.alreadyKnown(item, comments.map((c) => c.platformCommentId));
-    const fresh = comments.filter(
-      (c) =>
-        !known.has(c.platformCommentId) &&
-        !item.ownCommentIds.includes(c.platformCommentId) &&
-        !this.recentReplies.has(item.platform, c.platformCommentId) &&
-        bare(c.author) !== bare(item.handle),
-    );
-    const outcomes: Array<Promise<StreamAppendOutcome>> = [];
-    for (const [index, comment] of fresh.entries()) {
-      const outcome = this.appends.append(this.receipt(item, comment, requestId));
-      outcome.catch(() => undefined); // awaited below; a failed statement must not be an unhandled rejection while classification goes on
-      outcomes.push(outcome);
-      // Classification is the CPU-bound part: yielding now and then lets the receipts classified so far be written meanwhile.
-      if ((index + 1) % CLASSIFIED_PER_YIELD === 0) await new Promise((resolve) => setImmediate(resolve));
+    const [stored] = await this.ingestDeliveries(item, [{ comments, requestId }]);
+    return stored;
+  }
+
+  /**
+   * Several deliveries under one item at once (concurrent webhooks): one
+   * look-up of what is already known for all their comments, their appends
+   * grouped; each comment still classified on its own and its events carrying
+   * its own delivery's request id. Returns how many each delivery stored, in order.
+   */
+  async ingestDeliveries(item: PublishedItem, deliveries: Array<{ comments: IncomingComment[]; requestId?: string }>): Promise<number[]> {
+    const all = deliveries.flatMap((delivery) => delivery.comments);
+    if (all.length === 0) return deliveries.map(() => 0);
+    const known = await this.alreadyKnown(item, all.map((c) => c.platformCommentId));
+    const isFresh = (c: IncomingComment) =>
+      !known.has(c.platformCommentId) &&
+      !item.ownCommentIds.includes(c.platformCommentId) &&
+      !this.recentReplies.has(item.platform, c.platformCommentId) &&
+      bare(c.author) !== bare(item.handle);
+    const outcomes: Array<Array<Promise<StreamAppendOutcome>>> = deliveries.map(() => []);
+    let classified = 0;
+    for (const [delivery, { comments, requestId }] of deliveries.entries()) {
+      for (const comment of comments.filter(isFresh)) {
+        const outcome = this.appends.append(this.receipt(item, comment, requestId));
+        outcome.catch(() => undefined); // awaited below; a failed statement must not be an unhandled rejection while classification goes on
+        outcomes[delivery].push(outcome);
+        // Classification is the CPU-bound part: yielding now and then lets the receipts classified so far be written meanwhile.
+        if (++classified % CLASSIFIED_PER_YIELD === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
     }
-    return (await Promise.all(outcomes)).filter((outcome) => !(outcome instanceof WrongExpectedRevisionError)).length;
+    return Promise.all(outcomes.map(async (ofDelivery) => (await Promise.all(ofDelivery)).filter((outcome) => !(outcome instanceof WrongExpectedRevisionError)).length));
   }
 
   /** The comment classified and its receipt decided on a stream with nothing in it yet. */
@@ -84,6 +99,7 @@ export class CommentIngestion {
         commentedAt: validDate(comment.createdAt),
         sentiment,
         tags,
+        parentCommentId: comment.parentCommentId ?? null,
       },
       now: this.config.now(),
     };

@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import { IncomingComment, Platform, PLATFORMS } from '@app/contracts';
 import { PG_POOL } from '@app/database';
 import { AccountCredentials, isUnavailable } from '@app/credentials';
-import { ConnectorRegistry, PlatformCallFailed, PlatformComment } from '@app/platforms';
+import { ConnectorRegistry, isWrittenBy, PlatformCallFailed, PlatformComment } from '@app/platforms';
 import { PeriodicTask } from '@app/runtime';
 import { CommentIngestion } from './comment-ingestion';
 import { PollBackoff } from './poll-backoff';
@@ -16,7 +16,14 @@ const POLL_WINDOW_MS = 30 * 24 * 60 * 60_000;
 const POLLER_LOCK = 'comments-poller';
 
 export function toIncoming(comment: PlatformComment): IncomingComment {
-  return { platformCommentId: comment.platformCommentId, author: comment.author, text: comment.text, createdAt: comment.createdAt || null, url: comment.url };
+  return {
+    platformCommentId: comment.platformCommentId,
+    author: comment.author,
+    text: comment.text,
+    createdAt: comment.createdAt || null,
+    url: comment.url,
+    parentCommentId: comment.inReplyToCommentId,
+  };
 }
 
 /**
@@ -91,7 +98,11 @@ export class CommentsPoller implements OnApplicationBootstrap, OnApplicationShut
     let stored = 0;
     for (const item of items) {
       try {
-        const comments = await this.credentials.run(accountId, (account) => connector.listComments(account, item.platformPostId));
+        // The account's own comments are not comments to answer: one it wrote is known by its platform id
+        // (a reply whose answer was lost is not recorded yet, and a Page's reply shows the Page's name, not its handle).
+        const comments = await this.credentials.run(accountId, async (account) =>
+          (await connector.listComments(account, item.platformPostId)).filter((comment) => !isWrittenBy(comment, account.identity)),
+        );
         // Disconnected, or waiting for its user to sign in again: nothing to read with.
         if (isUnavailable(comments)) return stored;
         stored += await this.ingestion.ingest(item, comments.map(toIncoming));

@@ -1,29 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { Pool } from 'pg';
-import { DomainError, findUnstorableString, isPlatform, Platform, ReplyToCommentBody, ReplyToCommentCommand, ReplyToCommentReply } from '@app/contracts';
-import { PG_POOL } from '@app/database';
+import { Injectable } from '@nestjs/common';
+import { Account } from '@app/accounts';
+import { DomainError, ReplyToCommentCommand, ReplyToCommentReply } from '@app/contracts';
 import { ConnectorRegistry, PublishOutcome } from '@app/platforms';
 import { spendXPool, X_QUOTA_EXHAUSTED, XPool } from '@app/quotas';
-import { AccountStore } from '@app/accounts';
-import { AccountCredentials, isUnavailable } from '@app/credentials';
-import { checkReply, checkReplyMessage, ExistingComment, unknownComment } from '../domain/comment.decider';
+import { checkCommentRequest, CommentActor } from '../acting/comment-actor';
+import { checkCapability } from '../domain/comment-capability';
 import { CommentCommandRunner } from '../domain/comment-command-runner';
-import { commentIdOf } from '../domain/comment-id';
+import { ExistingComment } from '../domain/comment.state';
+import { checkReplyMessage, startedReplyOf } from '../domain/decide-reply';
 import { RecentReplies } from '../ingest/recent-replies';
+import { findStartedReply } from './started-reply-lookup';
 
 /**
- * Posts a public reply to a stored comment, then records it (CommentReplied).
- * Every rule is checked before the platform is called, so a refusal sends
- * nothing; a platform refusal records nothing (and on X gives the pool unit back).
+ * Posts a public reply to a stored comment. Every rule is checked before the platform is
+ * called (CommentActor), so a refusal sends nothing. The reply is started (CommentReplyStarted)
+ * before the one irreversible call and recorded (CommentReplied) once its id is known, so a
+ * crash or a lost answer in between leaves a started reply: the client's retry (same account,
+ * same text) looks it up on the platform and records what it finds, and posts only when the
+ * platform never made it. A platform refusal records no reply (and on X gives the pool unit back).
  */
 @Injectable()
 export class ReplyToCommentHandler {
   constructor(
-    @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly actor: CommentActor,
     private readonly runner: CommentCommandRunner,
-    private readonly accounts: AccountStore,
-    private readonly credentials: AccountCredentials,
     private readonly connectors: ConnectorRegistry,
     private readonly xPool: XPool,
     private readonly recentReplies: RecentReplies,
@@ -31,63 +32,55 @@ export class ReplyToCommentHandler {
 
   async reply(command: ReplyToCommentCommand, requestId: string | undefined): Promise<ReplyToCommentReply> {
     const { workspaceId, body } = command;
-    checkStorable(body);
-    if (!isPlatform(body.platform)) throw new DomainError('unknown_platform', `${body.platform} is not a platform this service knows`, { details: { platform: body.platform } });
+    checkCommentRequest(body);
     checkReplyMessage(body.message);
-    const comment = await this.storedComment(workspaceId, body.platform, body.commentId);
-    const accountId = body.accountId ?? comment.data.accountId;
-    const account = await this.accounts.get(accountId);
-    if (!account || account.workspaceId !== workspaceId) throw new DomainError('unknown_account', `no account ${accountId} in this workspace`, { details: { accountId } });
-    checkReply(comment, { accountId, platform: account.platform, connected: account.status !== 'disconnected' });
+    const comment = await this.actor.storedComment(workspaceId, body.platform, body.commentId);
+    checkCapability(comment, 'reply');
+    const account = await this.actor.actingAccount(workspaceId, comment, body.accountId);
 
-    const connector = this.connectors.get(account.platform);
-    const target = { kind: 'comment' as const, platformCommentId: comment.data.platformCommentId, platformPostId: comment.data.platformPostId };
-    const idempotencyKey = `reply:${comment.data.commentId}:${randomUUID()}`;
-    const outcome = await this.credentials.run(accountId, (acting) =>
-      spendXPool(this.xPool, workspaceId, account.platform, () => connector.comment(acting, target, body.message, idempotencyKey)),
-    );
-    if (isUnavailable(outcome)) {
-      const code = outcome.unavailable.code === 'reauth_required' ? 'account_needs_reauth' : 'account_disconnected';
-      throw new DomainError(code, outcome.unavailable.message, { details: { accountId } });
-    }
-    const replyPlatformId = publishedIdOf(outcome);
+    const { started, retry, recordedReplyIds } = await this.start(comment, account.id, body.message, requestId);
+    const found = retry ? await this.findStarted(account.id, comment, body.message, recordedReplyIds) : null;
+    const replyPlatformId = found ?? (await this.post(workspaceId, account, comment, body.message, started.replyKey));
     this.recentReplies.add(account.platform, replyPlatformId);
 
     const { position } = await this.runner.run(
       comment.data.commentId,
       workspaceId,
-      (now) => ({ type: 'RecordReply', accountId, repliedAs: account.handle, replyPlatformId, message: body.message, now }),
+      (now) => ({ type: 'RecordReply', accountId: account.id, repliedAs: account.handle, replyPlatformId, message: body.message, replyKey: started.replyKey, reconciled: found !== null, now }),
       requestId,
     );
     return { repliedAs: account.handle, replyPlatformId, position: position! };
   }
 
-  /**
-   * The comment commentId names on that platform in this workspace. Not there
-   * but stored on another platform: the request named the wrong platform.
-   */
-  private async storedComment(workspaceId: string, platform: Platform, platformCommentId: string): Promise<ExistingComment> {
-    const state = await this.runner.load(commentIdOf(workspaceId, platform, platformCommentId));
-    if (state.exists) return state;
-    const { rows } = await this.pool.query<{ platform: string }>('SELECT platform FROM comment_views WHERE workspace_id = $1 AND platform_comment_id = $2 LIMIT 1', [
-      workspaceId,
-      platformCommentId,
-    ]);
-    if (rows[0]) {
-      throw new DomainError('comment_platform_mismatch', `comment ${platformCommentId} is on ${rows[0].platform}, not ${platform}`, { details: { platform: rows[0].platform } });
-    }
-    throw unknownComment();
+  /** Records the start of the reply; a reply of the same account and text started before and never recorded is continued (`retry`). */
+  private async start(comment: ExistingComment, accountId: string, message: string, requestId: string | undefined) {
+    const replyKey = randomUUID();
+    const { state } = await this.runner.run(comment.data.commentId, comment.data.workspaceId, (now) => ({ type: 'StartReply', accountId, message, replyKey, now }), requestId);
+    const started = state.exists ? startedReplyOf(state, accountId, message) : undefined;
+    if (!state.exists || !started) throw new Error(`reply to comment ${comment.data.commentId} not started`);
+    return { started, retry: started.replyKey !== replyKey, recordedReplyIds: state.replies.map((reply) => reply.replyPlatformId) };
   }
-}
 
-/**
- * What is recorded after the platform has the reply (the message, the ids) must
- * be text storage can hold: checked first, or a reply would go live and then
- * fail to be recorded, and the client's retry would post it twice.
- */
-function checkStorable(body: ReplyToCommentBody): void {
-  const unstorable = findUnstorableString(body);
-  if (unstorable) throw new DomainError('invalid_body', `${unstorable.path} ${unstorable.reason}`, { details: { field: unstorable.path, reason: unstorable.reason } });
+  /** A started reply's platform id if the platform made it (its answer was lost, or the process stopped before recording it). */
+  private async findStarted(accountId: string, comment: ExistingComment, message: string, recordedReplyIds: string[]): Promise<string | null> {
+    const connector = this.connectors.get(comment.data.platform);
+    const { platformCommentId, platformPostId } = comment.data;
+    const found = await this.actor.callAs(accountId, async (acting) =>
+      findStartedReply(await connector.listComments(acting, platformPostId), { platformCommentId, message, identity: acting.identity, recordedReplyIds }),
+    );
+    return found?.platformCommentId ?? null;
+  }
+
+  /** The one irreversible call; its idempotency key is the started reply's (Mastodon deduplicates a resend on it). */
+  private async post(workspaceId: string, account: Account, comment: ExistingComment, message: string, replyKey: string): Promise<string> {
+    const connector = this.connectors.get(account.platform);
+    const target = { kind: 'comment' as const, platformCommentId: comment.data.platformCommentId, platformPostId: comment.data.platformPostId };
+    const idempotencyKey = `reply:${comment.data.commentId}:${replyKey}`;
+    const outcome = await this.actor.callAs(account.id, (acting) =>
+      spendXPool(this.xPool, workspaceId, account.platform, () => connector.comment(acting, target, message, idempotencyKey)),
+    );
+    return publishedIdOf(outcome);
+  }
 }
 
 /** The reply's platform id; a refusal or a lost answer becomes the error the client sees. */

@@ -53,15 +53,20 @@ export class MetaWebhookController {
     // (it would fail on every retry); an unavailable service fails the delivery so Meta sends it
     // again, which is safe because a comment seen twice is stored once.
     const { commands, skipped } = commentsInMetaWebhook(request.body);
-    let received = 0;
-    for (const command of commands) {
-      try {
-        received += (await this.commands.request<IngestCommentsReply>('comments.ingest-webhook', command, request.id)).received;
-      } catch (error) {
-        if (!(error instanceof DomainError) || error.code === 'service_unavailable') throw error;
-        this.logger.warn(`Meta webhook: comment ${command.comments[0]?.platformCommentId} refused (${error.code}): ${error.message}`);
-      }
-    }
+    // All at once: Meta batches up to 1000 changes in one delivery (same page), and the comments
+    // service ingests the commands it holds together (one look-up per item, appends grouped).
+    const counts = await Promise.all(
+      commands.map(async (command) => {
+        try {
+          return (await this.commands.request('comments.ingest-webhook', command, request.id)).received;
+        } catch (error) {
+          if (!(error instanceof DomainError) || error.code === 'service_unavailable') throw error;
+          this.logger.warn(`Meta webhook: comment ${command.comments[0]?.platformCommentId} refused (${error.code}): ${error.message}`);
+          return 0;
+        }
+      }),
+    );
+    const received = counts.reduce((sum, count) => sum + count, 0);
     if (skipped) this.logger.warn(`Meta webhook: ${skipped} entries skipped (a value out of range, or text that cannot be stored)`);
     return { received };
   }

@@ -30,7 +30,7 @@ describe('comments in a Meta webhook payload', () => {
         {
           id: '111',
           changes: [
-            { field: 'feed', value: { item: 'comment', verb: 'add', comment_id: '222_333', post_id: '111_222', message: 'Nice!', from: { name: 'Ann' }, created_time: 1_700_000_000 } },
+            { field: 'feed', value: { item: 'comment', verb: 'add', comment_id: '222_333', post_id: '111_222', parent_id: '111_222', message: 'Nice!', from: { name: 'Ann' }, created_time: 1_700_000_000 } },
             { field: 'feed', value: { item: 'comment', verb: 'edited', comment_id: '222_334', post_id: '111_222', message: 'edited' } },
             { field: 'feed', value: { item: 'reaction', verb: 'add', post_id: '111_222' } },
           ],
@@ -42,19 +42,35 @@ describe('comments in a Meta webhook payload', () => {
         {
           platform: 'facebook',
           platformPostId: '111_222',
-          comments: [{ platformCommentId: '222_333', author: 'Ann', text: 'Nice!', createdAt: '2023-11-14T22:13:20.000Z', url: 'https://www.facebook.com/111/posts/222?comment_id=222_333' }],
+          comments: [
+            { platformCommentId: '222_333', author: 'Ann', text: 'Nice!', createdAt: '2023-11-14T22:13:20.000Z', url: 'https://www.facebook.com/111/posts/222?comment_id=222_333', parentCommentId: null },
+          ],
         },
       ],
       skipped: 0,
     });
   });
 
+  // Webhooks for Pages, feed (https://developers.facebook.com/docs/pages-api/webhooks-for-pages): parent_id is the post, or the comment replied to.
+  it('reads a reply to a comment on a Page feed with the comment it replies to', () => {
+    const reply = { item: 'comment', verb: 'add', comment_id: '222_335', post_id: '111_222', parent_id: '222_333', message: 'Same here', from: { name: 'Bo' }, created_time: 1_700_000_000 };
+    const { commands } = commentsInMetaWebhook({ object: 'page', entry: [{ id: '111', changes: [{ field: 'feed', value: reply }] }] });
+    expect(commands[0].comments[0]).toMatchObject({ platformCommentId: '222_335', parentCommentId: '222_333' });
+  });
+
   it('reads Instagram comments with their media', () => {
     const payload = { object: 'instagram', entry: [{ id: '17841', changes: [{ field: 'comments', value: { id: '1790', text: 'where to buy?', from: { id: '9', username: 'bo' }, media: { id: '1801' } } }] }] };
     expect(commentsInMetaWebhook(payload)).toEqual({
-      commands: [{ platform: 'instagram', platformPostId: '1801', comments: [{ platformCommentId: '1790', author: 'bo', text: 'where to buy?', createdAt: null, url: null }] }],
+      commands: [{ platform: 'instagram', platformPostId: '1801', comments: [{ platformCommentId: '1790', author: 'bo', text: 'where to buy?', createdAt: null, url: null, parentCommentId: null }] }],
       skipped: 0,
     });
+  });
+
+  // Instagram webhooks reference, comments (https://developers.facebook.com/docs/graph-api/webhooks/reference/instagram): parent_id on a reply.
+  it('reads an Instagram reply with the comment it replies to', () => {
+    const value = { id: '1791', parent_id: '1790', text: 'in the shop', from: { id: '8', username: 'cy' }, media: { id: '1801' } };
+    const { commands } = commentsInMetaWebhook({ object: 'instagram', entry: [{ id: '17841', changes: [{ field: 'comments', value }] }] });
+    expect(commands[0].comments[0]).toMatchObject({ platformCommentId: '1791', parentCommentId: '1790' });
   });
 
   it.each([

@@ -39,6 +39,9 @@ function timeOf(value: unknown): string | null | typeof UNREADABLE {
   return str(value);
 }
 
+/** The comment replied to: none when the parent is the post itself. */
+const parentUnlessPost = (parentId: string | null, postId: string): string | null => (parentId === postId ? null : parentId);
+
 /** A Page feed change: item "comment", verb "add" (edits and removals are not new comments). */
 function facebookComment(value: Json): IngestWebhookCommentsCommand | typeof UNREADABLE | null {
   if (value.item !== 'comment' || value.verb !== 'add') return null;
@@ -54,6 +57,9 @@ function facebookComment(value: Json): IngestWebhookCommentsCommand | typeof UNR
     text: str(value.message) ?? '',
     createdAt,
     url: postPart ? `https://www.facebook.com/${pageId}/posts/${postPart}?comment_id=${encodeURIComponent(id)}` : null,
+    // parent_id is the post for a comment on it, the comment replied to for a reply
+    // (Webhooks for Pages, feed: https://developers.facebook.com/docs/pages-api/webhooks-for-pages).
+    parentCommentId: parentUnlessPost(str(value.parent_id), postId),
   };
   return { platform: 'facebook', platformPostId: postId, comments: [comment] };
 }
@@ -63,7 +69,16 @@ function instagramComment(value: Json): IngestWebhookCommentsCommand | null {
   const id = str(value.id);
   const mediaId = str(obj(value.media).id);
   if (!id || !mediaId) return null;
-  const comment: IncomingComment = { platformCommentId: id, author: str(obj(value.from).username) ?? 'unknown', text: str(value.text) ?? '', createdAt: null, url: null };
+  const comment: IncomingComment = {
+    platformCommentId: id,
+    author: str(obj(value.from).username) ?? 'unknown',
+    text: str(value.text) ?? '',
+    createdAt: null,
+    url: null,
+    // parent_id: the IG Comment this one replies to, absent on a comment on the media
+    // (Instagram webhooks reference, comments: https://developers.facebook.com/docs/graph-api/webhooks/reference/instagram).
+    parentCommentId: str(value.parent_id),
+  };
   return { platform: 'instagram', platformPostId: mediaId, comments: [comment] };
 }
 

@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import { classifyComment } from '@app/classification';
+
+/**
+ * Comments whose reading changed with every known fix of the classifier (the
+ * error classes of issue 13: thresholds, negation, slang, sarcasm, spam,
+ * questions, urgency), one per tag and sentiment at least.
+ */
+const PROBES = [
+  'Love it, thank you so much!',
+  'This broke everything, awful.',
+  'Not a great way to start the day',
+  'The new update is unbelievable. Can’t wait',
+  'I hope this company dies in a fire',
+  'Oh great, another outage. Just what I needed.',
+  'check out my channel and subscribe',
+  'hi http://bit.ly/xyz',
+  'please visit my channel for more',
+  'How much is the large one? Do you ship to Norway?',
+  'How this brand is using AI to change retail',
+  'When will you fix the login? I cannot access my account',
+  'The app leaks my password, this is a safety and legal problem',
+  'Where can I buy it?',
+  'ok',
+  'Congrats to the whole team 🎉',
+];
+
+/**
+ * The classifier's version as its answers show it: a fingerprint of what
+ * classifyComment answers on fixed probes. Two deployments with the same
+ * classifier give the same version; a change that alters any of these
+ * answers gives another. It only labels CommentReclassified (what decides
+ * whether one is appended is the comment's own reading, see decide-reclassify.ts).
+ */
+export function classifierVersion(): string {
+  const answers = PROBES.map((text) => classifyComment(text));
+  return createHash('sha256').update(JSON.stringify(answers)).digest('hex').slice(0, 12);
+}
