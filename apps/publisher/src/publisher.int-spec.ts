@@ -9,8 +9,11 @@ import {
   PublicationState,
   PublishRequestedData,
   RecordAccountOutcomeCommand,
+  RecordAccountOutcomeReply,
   RecordFirstCommentCommand,
+  RecordFirstCommentReply,
   StartAccountPublishCommand,
+  StartAccountPublishReply,
   Subjects,
   TargetAccount,
 } from '@app/contracts';
@@ -28,8 +31,14 @@ import { PublishRequestsWorker } from './publish-requests.worker';
  * the real posts service and HTTP are in test/e2e/publish-*.e2e-spec.ts.
  */
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Short, so a lost answer (no reply in time) is seen quickly. */
+const COMMAND_TIMEOUT_MS = 1_000;
+
 interface FakeAccount {
   status: 'pending' | 'started' | 'published' | 'failed';
+  /** The delivery id that recorded the start. */
+  startedBy: string | null;
   attempt: number;
   outcome: RecordAccountOutcomeCommand['outcome'] | null;
   comments: Map<number, RecordFirstCommentCommand['outcome']>;
@@ -42,6 +51,10 @@ class FakePostsService {
   readonly startLog: StartAccountPublishCommand[] = [];
   /** Accounts whose start the service refuses with an internal error (a broken posts service). */
   readonly brokenStarts = new Set<string>();
+  /** Accounts whose start the service records but whose answer never arrives (NATS died right after it recorded it). */
+  readonly lostStartAnswers = new Set<string>();
+  /** Accounts whose first start the service records but answers only after the publisher gave up waiting (NATS lost the answer). */
+  readonly lateStartAnswers = new Set<string>();
   private subscriptions: Subscription[] = [];
 
   serve(nc: NatsConnection, subjects: Subjects): void {
@@ -50,10 +63,10 @@ class FakePostsService {
       subjects,
       'posts',
       {
-        'posts.start-account-publish': async (p) => this.start(p as StartAccountPublishCommand),
-        'posts.record-account-outcome': async (p) => this.record(p as RecordAccountOutcomeCommand),
-        'posts.record-first-comment': async (p) => this.recordComment(p as RecordFirstCommentCommand),
-        'posts.get-publication': async (p) => this.publication(p as GetPublicationCommand),
+        'posts.start-account-publish': async (p) => this.start(p),
+        'posts.record-account-outcome': async (p) => this.record(p),
+        'posts.record-first-comment': async (p) => this.recordComment(p),
+        'posts.get-publication': async (p) => this.publication(p),
       },
       () => undefined,
     );
@@ -64,7 +77,7 @@ class FakePostsService {
   }
 
   expect(postId: string, accounts: TargetAccount[], attempt = 1, status: FakeAccount['status'] = 'pending'): void {
-    this.posts.set(postId, new Map(accounts.map((a) => [a.accountId, { status, attempt, outcome: null, comments: new Map() }])));
+    this.posts.set(postId, new Map(accounts.map((a) => [a.accountId, { status, startedBy: null, attempt, outcome: null, comments: new Map() }])));
   }
 
   account(postId: string, accountId: string): FakeAccount {
@@ -73,29 +86,37 @@ class FakePostsService {
     return account;
   }
 
-  private start(c: StartAccountPublishCommand) {
+  private async start(c: StartAccountPublishCommand): Promise<StartAccountPublishReply> {
     this.startLog.push(c);
     if (this.brokenStarts.has(c.accountId)) throw new Error('posts service is broken');
     const account = this.account(c.postId, c.accountId);
     if (account.status === 'pending') {
       account.status = 'started';
+      account.startedBy = c.deliveryId;
+      if (this.lostStartAnswers.has(c.accountId)) throw new Error('the answer to the recorded start was lost');
+      if (this.lateStartAnswers.delete(c.accountId)) await sleep(COMMAND_TIMEOUT_MS + 200);
       return { decision: 'started' };
     }
-    return { decision: account.status === 'started' ? 'in_doubt' : 'done' };
+    if (this.lostStartAnswers.has(c.accountId)) throw new Error('the answer to the start was lost');
+    if (account.status === 'started') return { decision: account.startedBy === c.deliveryId ? 'started' : 'in_doubt' };
+    return { decision: 'done' };
   }
 
-  private record(c: RecordAccountOutcomeCommand) {
+  private record(c: RecordAccountOutcomeCommand): RecordAccountOutcomeReply {
     const account = this.account(c.postId, c.accountId);
-    if (account.outcome) return {};
+    if (account.outcome) return { recorded: false };
     account.outcome = c.outcome;
     account.status = c.outcome.status;
-    return {};
+    return { recorded: true };
   }
 
-  private recordComment(c: RecordFirstCommentCommand) {
+  /** First comments only (no thread parts here): a start is recorded once, the first outcome stands. */
+  private recordComment(c: RecordFirstCommentCommand): RecordFirstCommentReply {
     this.commentLog.push(c);
     const account = this.account(c.postId, c.accountId);
-    if (!account.comments.has(c.index)) account.comments.set(c.index, c.outcome);
+    const recorded = account.comments.get(c.index);
+    if (recorded && (c.outcome.status === 'started' || recorded.status !== 'started')) return { recorded: false };
+    account.comments.set(c.index, c.outcome);
     return { recorded: true };
   }
 
@@ -105,13 +126,12 @@ class FakePostsService {
         accountId,
         status: a.status,
         platformPostId: a.outcome?.status === 'published' ? a.outcome.platformPostId : null,
-        firstCommentsDone: [...a.comments.keys()],
+        firstCommentsDone: [...a.comments.entries()].map(([index, outcome]) => ({ index, status: outcome.status })),
+        threadDone: [],
       })),
     };
   }
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('publisher (real NATS, Postgres and platform sandbox; posts service stand-in)', () => {
   let sandbox: RunningPlatformSandbox;
@@ -132,6 +152,7 @@ describe('publisher (real NATS, Postgres and platform sandbox; posts service sta
         publisherAckWaitMs: ACK_WAIT_MS,
         publisherMaxDeliver: 3,
         xPoolMonthlyPosts: 3,
+        commandTimeoutMs: COMMAND_TIMEOUT_MS,
       },
     });
     nc = await connect({ servers: TEST_NATS_URL });
@@ -223,7 +244,8 @@ describe('publisher (real NATS, Postgres and platform sandbox; posts service sta
     const [mastodon, facebook] = [await account('mastodon'), await account('facebook')];
     sandbox.control.addFault({ platform: 'facebook', account: facebook.token, operation: 'comment', fault: { type: 'error', status: 400, code: '100', message: 'Invalid parameter' } });
     const job = await requestPublish([mastodon, facebook], { firstComments: ['first', 'second', 'third'] });
-    await until(() => posts.commentLog.filter((c) => c.postId === job.postId).length === 6);
+    // Six outcomes (each posted comment's start recorded before it as well).
+    await until(() => posts.commentLog.filter((c) => c.postId === job.postId && c.outcome.status !== 'started').length === 6);
     const [post] = publications(mastodon);
     const comments = sandbox.control.published({ account: mastodon.token, kind: 'comment' });
     expect(comments.map((c) => [c.text, c.parentId])).toEqual([['first', post.id], ['second', post.id], ['third', post.id]]);
@@ -283,6 +305,45 @@ describe('publisher (real NATS, Postgres and platform sandbox; posts service sta
     expect(publications(ok)).toHaveLength(1);
   });
 
+  it('on the last delivery, closes an account whose start was recorded as outcome_unknown: the call may have gone out, so it is not retryable', async () => {
+    const started = await account('mastodon');
+    posts.lostStartAnswers.add(started.accountId);
+    const job = await requestPublish([started]);
+    await until(allDone(job), 8_000);
+    posts.lostStartAnswers.delete(started.accountId);
+    expect(posts.account(job.postId, started.accountId).status).toBe('failed');
+    expect(outcomeOf(job.postId, started)).toEqual({ status: 'failed', error: { code: 'outcome_unknown', message: expect.stringContaining('check the account'), retryable: false } });
+    expect(publications(started)).toHaveLength(0);
+  });
+
+  it('a start whose answer was lost (no reply in time) is asked again by the same run with its delivery id: told started, published once', async () => {
+    const mastodon = await account('mastodon');
+    posts.lateStartAnswers.add(mastodon.accountId);
+    const job = await requestPublish([mastodon]);
+    await until(allDone(job), 8_000);
+    const starts = posts.startLog.filter((c) => c.postId === job.postId);
+    expect(starts).toHaveLength(2);
+    expect(starts[1].deliveryId).toBe(starts[0].deliveryId);
+    expect(outcomeOf(job.postId, mastodon)).toEqual({ status: 'published', platformPostId: publications(mastodon)[0].id, url: expect.any(String), reconciled: false });
+    expect(publications(mastodon)).toHaveLength(1);
+  });
+
+  it('a first comment an earlier delivery started is recorded outcome_unknown and never sent; the later ones are skipped', async () => {
+    const facebook = await account('facebook');
+    const postId = randomUUID();
+    // An earlier delivery published the account, recorded comment 0's start and crashed before its outcome.
+    posts.expect(postId, [facebook], 1, 'published');
+    posts.account(postId, facebook.accountId).outcome = { status: 'published', platformPostId: 'fb-1', url: 'https://example.com/fb-1', reconciled: false };
+    posts.account(postId, facebook.accountId).comments.set(0, { status: 'started' });
+    await requestPublish([facebook], { postId, firstComments: ['one', 'two'] });
+    const comments = posts.account(postId, facebook.accountId).comments;
+    await until(() => comments.get(1)?.status === 'failed');
+    expect([0, 1].map((i) => comments.get(i))).toEqual(
+      ['outcome_unknown', 'first_comment_skipped'].map((code) => ({ status: 'failed', error: expect.objectContaining({ code }) })),
+    );
+    expect(sandbox.control.requestCount({ platform: 'facebook', account: facebook.token, operation: 'comment' })).toBe(0);
+  });
+
   it('a publisher stopped mid-publish never publishes twice, and the post still ends', async () => {
     const [slow, fast] = [await account('mastodon'), await account('facebook')];
     sandbox.control.addFault({ platform: 'mastodon', account: slow.token, fault: { type: 'latency', ms: ACK_WAIT_MS + 500 } });
@@ -297,6 +358,8 @@ describe('publisher (real NATS, Postgres and platform sandbox; posts service sta
     expect(sandbox.control.requestCount({ platform: 'mastodon', account: slow.token, operation: 'publish' })).toBe(1);
     // Stopped after one ack wait of grace, before the slow answer came: the restarted publisher found it on the platform.
     expect(outcomeOf(job.postId, slow)).toMatchObject({ status: 'published', reconciled: true });
+    // The redelivery was another run, with another delivery id: told in_doubt, it looked the post up.
+    expect(new Set(posts.startLog.filter((c) => c.postId === job.postId && c.accountId === slow.accountId).map((c) => c.deliveryId)).size).toBe(2);
   });
 
   it('reports the consumer as not consuming when its durable consumer is gone', async () => {

@@ -1,5 +1,8 @@
 import type { AltTexts } from './post-events';
+import type { PostOverride, PostOverrides } from './post-overrides';
+import type { PlatformOptions } from './post-platform-options';
 import type { PostStatus } from './post-status';
+import type { ThreadPartInput, ThreadPartResult } from './post-thread';
 
 /** Body of POST /api/v1/posts after shape validation (types only; rules are the domain's). */
 export interface CreatePostBody {
@@ -13,6 +16,18 @@ export interface CreatePostBody {
   /** Alt text per media item, in the order of mediaUrls (null or "" for none); see AltTexts. */
   altText?: Array<string | null>;
   firstComments?: string[];
+  /**
+   * What a platform (`x`) or an account (`x:@acme`, an account id) publishes instead of the
+   * post's fields; the more specific key wins. `content` may be left out here when every
+   * targeted account gets one from an override.
+   */
+  overrides?: Record<string, PostOverride>;
+  /** Per platform id, that platform's publishing options with their documented values (`{"x": {"reply_settings": "following"}}`). */
+  platformOptions?: Record<string, Record<string, unknown>>;
+  /** Parts after the content: a reply chain on X, Threads, Bluesky and Mastodon, comments under the post elsewhere (at most THREAD_MAX_PARTS). */
+  thread?: ThreadPartInput[];
+  /** Split over-long content into a numbered thread where the platform has reply chains, at sentence boundaries. */
+  autoSplit?: boolean;
 }
 
 export interface ResolvedAccountEcho {
@@ -58,5 +73,14 @@ export interface PostDetail extends PostListItem {
   /** Present when some media item has alt text: one entry per mediaUrls entry, null where it has none. */
   altText?: AltTexts;
   firstComments: string[];
+  /** Present when the post has a thread: its parts as given. */
+  thread?: Array<{ content: string; mediaUrls: string[]; altText?: AltTexts }>;
+  autoSplit?: boolean;
+  /** Present once some thread part was recorded: per account id, each part's id (or error), in order. */
+  threadResults?: Record<string, ThreadPartResult[]>;
+  /** Present when the post has overrides: as stored, keyed by platform id or account id. */
+  overrides?: PostOverrides;
+  /** Present when the post has platform options: keyed by platform id. */
+  platformOptions?: PlatformOptions;
   version: number;
 }

@@ -1,4 +1,7 @@
 import type { Platform } from './platforms';
+import type { PostOverrides } from './post-overrides';
+import type { PlatformOptions } from './post-platform-options';
+import type { ThreadPart } from './post-thread';
 
 /** An account as a post targets it, frozen at creation so history stays readable after renames. */
 export interface TargetAccount {
@@ -27,6 +30,14 @@ export interface PostCreatedData {
   /** Absent from events written before alt text existed: none. */
   altText?: AltTexts;
   firstComments: string[];
+  /** Per platform or account (see PostOverrides); absent when none, as in events written before they existed. */
+  overrides?: PostOverrides;
+  /** Per platform id (see PlatformOptions); absent when none. */
+  platformOptions?: PlatformOptions;
+  /** Parts published after the content, in order (see post-thread.ts); absent when none. */
+  thread?: ThreadPart[];
+  /** Over-long content becomes a numbered thread where the platform has reply chains (see splitIntoThread); absent: false. */
+  autoSplit?: boolean;
   accounts: TargetAccount[];
   scheduledAt: string | null;
   createdAt: string;
@@ -50,6 +61,18 @@ export interface PublishRequestedData {
   /** Absent from events written before alt text existed: none. */
   altText?: AltTexts;
   firstComments: string[];
+  /** The post's overrides: what each account publishes is publicationFor(this, account). Absent when none. */
+  overrides?: PostOverrides;
+  /** The post's platform options; an account's platform call carries those of its platform. Absent when none. */
+  platformOptions?: PlatformOptions;
+  /** The post's thread parts; absent when none. */
+  thread?: ThreadPart[];
+  autoSplit?: boolean;
+  /**
+   * A retry's accounts that are live with a thread stopped at a failed part: not published again,
+   * their thread goes on after its last posted part. Absent: none.
+   */
+  threadResumes?: TargetAccount[];
   requestedAt: string;
 }
 
@@ -58,6 +81,11 @@ export interface AccountPublishStartedData {
   postId: string;
   accountId: string;
   attempt: number;
+  /**
+   * The publisher's handler run that recorded it (absent on events recorded before delivery ids):
+   * a start repeated with the same id is that run asking again after losing the answer.
+   */
+  deliveryId?: string;
   startedAt: string;
 }
 
@@ -109,6 +137,36 @@ export interface FirstCommentFailedData {
   failedAt: string;
 }
 
+/**
+ * The recorded boundary before one item's platform call after an account's post (a first comment:
+ * FirstCommentStarted, a thread part: ThreadPartStarted): a redelivery finding it without an
+ * outcome never sends the item again.
+ */
+export interface FollowUpStartedData {
+  postId: string;
+  accountId: string;
+  index: number;
+  startedAt: string;
+}
+
+/** One thread part went live on an account (replying to the part before it, or under the post): recorded at its own boundary. */
+export interface ThreadPartPostedData {
+  postId: string;
+  accountId: string;
+  index: number;
+  platformPostId: string;
+  postedAt: string;
+}
+
+/** One thread part failed on an account: the thread stops there until a retry resumes it. */
+export interface ThreadPartFailedData {
+  postId: string;
+  accountId: string;
+  index: number;
+  error: PublishError;
+  failedAt: string;
+}
+
 /** A draft, or a scheduled post before its time, changed: the new value of every field that changed. */
 export interface PostEditedData {
   postId: string;
@@ -117,6 +175,13 @@ export interface PostEditedData {
   /** Set whenever mediaUrls or the alt texts change (new media without alt text: []). */
   altText?: AltTexts;
   firstComments?: string[];
+  /** The new overrides, whole ({} when all were removed). */
+  overrides?: PostOverrides;
+  /** The new platform options, whole ({} when all were removed). */
+  platformOptions?: PlatformOptions;
+  /** The new thread, whole ([] when it was removed). */
+  thread?: ThreadPart[];
+  autoSplit?: boolean;
   accounts?: TargetAccount[];
   /** null: unscheduled (the post is a draft again). */
   scheduledAt?: string | null;
@@ -144,8 +209,12 @@ export type PostEvent =
   | { type: 'AccountPublished'; data: AccountPublishedData }
   | { type: 'AccountPublishFailed'; data: AccountPublishFailedData }
   | { type: 'PublishCompleted'; data: PublishCompletedData }
+  | { type: 'FirstCommentStarted'; data: FollowUpStartedData }
   | { type: 'FirstCommentPosted'; data: FirstCommentPostedData }
   | { type: 'FirstCommentFailed'; data: FirstCommentFailedData }
+  | { type: 'ThreadPartStarted'; data: FollowUpStartedData }
+  | { type: 'ThreadPartPosted'; data: ThreadPartPostedData }
+  | { type: 'ThreadPartFailed'; data: ThreadPartFailedData }
   | { type: 'PostEdited'; data: PostEditedData }
   | { type: 'PostDeleted'; data: PostDeletedData }
   | { type: 'ScheduledPostExpired'; data: ScheduledPostExpiredData };

@@ -77,3 +77,26 @@ it('refuses a comment on a platform without a comments API, and on an unknown it
   expect((await json('/_sandbox/comments', { method: 'POST', body: JSON.stringify({ platform: 'tiktok', parentId: '1', text: 'x' }) })).status).toBe(400);
   expect((await json('/_sandbox/comments', { method: 'POST', body: JSON.stringify({ platform: 'x', parentId: '404', text: 'x' }) })).status).toBe(404);
 });
+
+it("tells a comment's moderation state: hidden through X's hide replies endpoint, then deleted by its author", async () => {
+  const token = await signIn('x', '@moderator', 'moderator');
+  const posted = await tweet(token, 'launch');
+  const { data } = (await posted.json()) as { data: { id: string } };
+  const comment = await json('/_sandbox/comments', { method: 'POST', body: JSON.stringify({ platform: 'x', parentId: data.id, text: 'spam', author: 'spammer' }) });
+  const commentId = (comment.body as unknown as { platformCommentId: string }).platformCommentId;
+  const state = async () => (await json(`/_sandbox/comments/x/${commentId}`)).body;
+  expect(await state()).toMatchObject({ hidden: false, deleted: false, item: { id: commentId, text: 'spam' } });
+
+  // Hide replies (https://docs.x.com/x-api/posts/hide-replies/introduction): PUT /2/tweets/:id/hidden {"hidden": true}.
+  const hidden = await fetch(`${sandbox.url}/x/2/tweets/${commentId}/hidden`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"hidden":true}' });
+  expect(await hidden.json()).toEqual({ data: { hidden: true } });
+  expect(await state()).toMatchObject({ hidden: true, deleted: false });
+
+  // Only the author deletes a post (https://developer.x.com/en/docs/x-api/tweets/manage-tweets/api-reference/delete-tweets-id).
+  const refused = await fetch(`${sandbox.url}/x/2/tweets/${commentId}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+  expect(refused.status).toBe(403);
+  expect(await state()).toMatchObject({ deleted: false });
+
+  expect((await json('/_sandbox/comments/x/404')).status).toBe(404);
+  expect((await json('/_sandbox/comments/myspace/1')).status).toBe(400);
+});

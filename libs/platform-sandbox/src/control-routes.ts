@@ -9,6 +9,7 @@ import { SandboxControl, SandboxControlError } from './sandbox-control';
  *   GET    /_sandbox/published?platform=&account=&kind=   items remembered
  *   GET    /_sandbox/requests?platform=&account=&operation=   {count}
  *   POST   /_sandbox/comments {platform, parentId, text, author?}   a comment from "someone else"
+ *   GET    /_sandbox/comments/:platform/:id   {item, hidden, deleted}: what hiding or deleting did to it
  *   GET    /_sandbox/faults ; POST /_sandbox/faults {platform, account?, operation?, times?, fault}
  *   DELETE /_sandbox/faults ; DELETE /_sandbox/faults/:id
  *   POST   /_sandbox/accounts {platform, handle, key?, kind?, ownerKey?, attributes?, scopes?}   an account with tokens
@@ -43,6 +44,13 @@ export function registerControlRoutes(app: FastifyInstance, control: SandboxCont
     }
     const item = control.addComment({ platform, parentId: body.parentId, text: body.text, author: typeof body.author === 'string' ? body.author : undefined });
     return reply.code(201).send({ platformCommentId: item.id, item });
+  });
+
+  app.get('/_sandbox/comments/:platform/:id', async (request) => {
+    const params = request.params as { platform: string; id: string };
+    const platform = platformOf(params.platform);
+    if (!platform) throw new SandboxControlError(400, `unknown platform ${params.platform}`);
+    return control.commentState(platform, params.id);
   });
 
   app.post('/_sandbox/accounts', async (request, reply) => {

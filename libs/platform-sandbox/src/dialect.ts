@@ -1,6 +1,6 @@
 import type { Platform } from '@app/contracts';
 import type { SandboxIdentity } from './auth/authority';
-import type { SandboxItem, SandboxStore } from './store';
+import type { SandboxItem, SandboxStore, SandboxUpload } from './store';
 
 /** What a route handler sees of one request. */
 export interface RouteContext {
@@ -9,6 +9,8 @@ export interface RouteContext {
   account: string;
   /** The identity behind the access token; null on routes that take none (sign-in endpoints). */
   identity: SandboxIdentity | null;
+  /** The scopes the access token was granted ([] on routes that take none, and for tokens issued without named scopes). */
+  scopes: string[];
   params: Record<string, string>;
   query: Record<string, string>;
   body: unknown;
@@ -45,6 +47,8 @@ export interface NewComment {
   parent: SandboxItem;
   text: string;
   author: string;
+  /** Uploads a reply carries where replies are posts (X, Bluesky, Mastodon: a thread part with media); absent, none. */
+  media?: SandboxUpload[];
 }
 
 /** One platform as the sandbox plays it: its routes and the shapes of its errors. */
@@ -95,6 +99,15 @@ export function existing(store: SandboxStore, platform: Platform, id: string, co
 /** The post at the root of an item's thread. */
 export function rootPostId(item: SandboxItem): string {
   return item.kind === 'post' ? item.id : (item.postId ?? item.id);
+}
+
+/**
+ * Whether the access token holds `scope`. A token issued without named scopes (an account a
+ * test provisioned through the control API without `scopes`) holds them all; a sign-in names
+ * the scopes the user consented to, and only those count.
+ */
+export function grantsScope(ctx: RouteContext, scope: string): boolean {
+  return ctx.scopes.length === 0 || ctx.scopes.includes(scope);
 }
 
 /** Seconds since the epoch when a reset happens. */

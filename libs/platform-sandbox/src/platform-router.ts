@@ -35,6 +35,7 @@ async function handle(
     platform: dialect.platform,
     account: identity?.key ?? 'anonymous',
     identity,
+    scopes: checked?.ok ? checked.token.scopes : [],
     params: request.params as Record<string, string>,
     query: request.query as Record<string, string>,
     body: request.body,

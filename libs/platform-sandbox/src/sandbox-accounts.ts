@@ -15,11 +15,15 @@ export function postingKind(platform: Platform): SandboxIdentity['kind'] {
 export interface SandboxAccountInput {
   platform: Platform;
   handle: string;
+  /** The name the platform shows for the account; the handle when absent. */
+  displayName?: string;
   /** The sandbox's key for the account (items, requests and faults are filed under it); defaults to platform:handle. */
   key?: string;
   kind?: SandboxIdentity['kind'];
   platformAccountId?: string;
   attributes?: Record<string, string>;
+  /** The scopes the sign-in granted; none named = every scope (see grantsScope in dialect.ts). */
+  scopes?: string[];
 }
 
 /**

@@ -13,6 +13,13 @@ export interface AddCommentInput {
   author?: string;
 }
 
+/** A comment's moderation state, as GET /_sandbox/comments/:platform/:id tells it. */
+export interface CommentState {
+  item: SandboxItem;
+  hidden: boolean;
+  deleted: boolean;
+}
+
 /** An account made on a platform for a test, with the tokens a completed sign-in would have given. */
 export interface ProvisionedAccount extends TokenPair {
   identity: SandboxIdentity;
@@ -52,6 +59,18 @@ export class SandboxControl {
     if (!parent) throw new SandboxControlError(404, `no ${input.platform} item ${input.parentId}`);
     const author = input.author ?? 'sandbox_commenter';
     return dialect.createComment(this.store, { account: `commenter:${author}`, parent, text: input.text, author });
+  }
+
+  /**
+   * What became of a comment (or reply): still there (and whether its post's author hid it), or
+   * deleted through the platform's API. Unknown ids are a 404.
+   */
+  commentState(platform: Platform, id: string): CommentState {
+    const item = this.store.find(platform, id);
+    if (item) return { item, hidden: this.store.isHidden(item), deleted: false };
+    const deleted = this.store.deleted.find((gone) => gone.platform === platform && gone.id === id);
+    if (deleted) return { item: deleted, hidden: false, deleted: true };
+    throw new SandboxControlError(404, `no ${platform} item ${id}`);
   }
 
   /**

@@ -119,6 +119,12 @@ export class SandboxStore {
   uploads = new Map<string, SandboxUpload>();
   /** (platform, account, Idempotency-Key) -> the item it created (Mastodon). */
   idempotency = new Map<string, string>();
+  /** Comments hidden through a platform's API, by `${platform}:${id}` (each listing shows it its own way). */
+  hidden = new Set<string>();
+  /** Records that are neither posts nor comments (Bluesky threadgates), by at-uri: the record's JSON and its cid. */
+  records = new Map<string, { cid: string; record: string }>();
+  /** Items deleted through a platform's API: gone from `items`, kept so tests can tell deleted from never made. */
+  deleted: SandboxItem[] = [];
   /** Who exists on each platform and which tokens were issued to them. */
   readonly auth = new SandboxAuthority();
   private sequence = 0;
@@ -179,6 +185,22 @@ export class SandboxStore {
     return this.items.filter((item) => item.platform === platform && item.kind === 'comment' && item.postId === postId);
   }
 
+  isHidden(item: SandboxItem): boolean {
+    return this.hidden.has(`${item.platform}:${item.id}`);
+  }
+
+  setHidden(item: SandboxItem, hidden: boolean): void {
+    if (hidden) this.hidden.add(`${item.platform}:${item.id}`);
+    else this.hidden.delete(`${item.platform}:${item.id}`);
+  }
+
+  /** Deletes an item as its platform does: gone from every listing, remembered in `deleted`. */
+  remove(item: SandboxItem): void {
+    this.items = this.items.filter((other) => other !== item);
+    this.hidden.delete(`${item.platform}:${item.id}`);
+    this.deleted.push(item);
+  }
+
   record(request: Omit<RequestRecord, 'at'>): void {
     this.requests.push({ ...request, at: new Date().toISOString() });
   }
@@ -224,6 +246,9 @@ export class SandboxStore {
 
   reset(): void {
     this.items = [];
+    this.hidden.clear();
+    this.records.clear();
+    this.deleted = [];
     this.requests = [];
     this.faults = [];
     this.pending.clear();

@@ -1,4 +1,4 @@
-import type { Platform } from '@app/contracts';
+import type { Platform, PlatformBoard, PlatformOptionValues } from '@app/contracts';
 import type { MediaRef } from '@app/media';
 
 /**
@@ -44,6 +44,16 @@ export interface PublishRequest {
   media: MediaRef[];
   /** Stable per (post, account): sent where the platform deduplicates on it (Mastodon's Idempotency-Key). */
   idempotencyKey: string;
+  /**
+   * The post's options for this platform (libs/platforms/src/options), already checked against the
+   * platform's documented values; each connector sends them as the platform's own fields. Absent: none.
+   */
+  options?: PlatformOptionValues;
+  /**
+   * A thread part on a platform with reply chains (REPLY_CHAIN_PLATFORMS): the platform id of the
+   * item this one replies to (the part before it). Only those platforms' connectors read it.
+   */
+  replyTo?: string;
 }
 
 /** What reconciliation looks a post up by: what was sent, and since when. */
@@ -102,6 +112,13 @@ export interface PlatformComment {
   platformCommentId: string;
   /** The commenter's handle or display name as the platform gives it. */
   author: string;
+  /**
+   * The platform's id for the commenter (Facebook from.id, Instagram from.id, X author_id, YouTube
+   * authorChannelId.value, LinkedIn actor URN, Mastodon account.id, Bluesky author.did), compared
+   * with PlatformIdentity.platformAccountId: unlike a name, it never changes. Null where the
+   * listing names authors only by handle (Threads' conversation: `username`).
+   */
+  authorPlatformId: string | null;
   text: string;
   /** ISO 8601. */
   createdAt: string;
@@ -109,6 +126,12 @@ export interface PlatformComment {
   parentPlatformPostId: string;
   /** Set when the comment replies to another comment rather than to the post itself. */
   inReplyToCommentId: string | null;
+}
+
+/** A comment the account acts on: its platform id and the published item it lives under. */
+export interface CommentRef {
+  platformCommentId: string;
+  platformPostId: string;
 }
 
 export interface PlatformConnector {
@@ -134,6 +157,32 @@ export interface PlatformConnector {
   findPublished(account: ConnectorAccount, request: PublishedLookup): Promise<{ platformPostId: string; url: string } | null>;
   /** Comments (and replies) under one published item, oldest first. Throws PlatformCallFailed on failure. */
   listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]>;
+  /**
+   * Hides (true) or shows again (false) a comment someone else left under one of the account's items.
+   * Throws PlatformCallFailed on a platform failure, and `comment_action_not_supported` (without a
+   * request) where the platform cannot hide comments (COMMENT_CAPABILITIES in @app/contracts).
+   */
+  setCommentHidden(account: ConnectorAccount, comment: CommentRef, hidden: boolean): Promise<void>;
+  /**
+   * Deletes a comment the account itself wrote (the workspace's replies). Same failures as
+   * setCommentHidden. A comment the platform no longer finds counts as deleted: deleting is
+   * idempotent, so the HTTP layer's resend after a lost answer (or the caller's retry) ends as done.
+   */
+  deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void>;
+  /** The account's boards, every page; only where the platform has boards (Pinterest). Throws PlatformCallFailed on failure. */
+  listBoards?(account: ConnectorAccount): Promise<PlatformBoard[]>;
+}
+
+/**
+ * Whether the account wrote the comment: by the platform's id for its author where the listing
+ * gives one (every platform with replies but Threads), which a renamed account keeps and no
+ * other account shares, unlike a display name; by the handle where the listing names authors
+ * only by it (Threads' `username`).
+ */
+export function isWrittenBy(comment: PlatformComment, identity: PlatformIdentity): boolean {
+  if (comment.authorPlatformId !== null) return comment.authorPlatformId === identity.platformAccountId;
+  const bare = (name: string) => name.trim().replace(/^@/, '').toLowerCase();
+  return bare(comment.author) === bare(identity.handle);
 }
 
 /** The handle without a leading @. */

@@ -1,10 +1,13 @@
 export * from './connector';
 export * from './endpoints';
 export * from './registry';
+export { threadFor } from './content/account-thread';
+export type { AccountThread } from './content/account-thread';
 export { PlatformCallFailed, PlatformOutcomeUnknown } from './http/platform-http';
 export { DEFAULT_RETRY_POLICY } from './http/retry-policy';
 export type { RetryPolicy } from './http/retry-policy';
 export { GRAPH_API_VERSION, THREADS_API_VERSION } from './connectors/meta-graph';
+export { comparableText } from './connectors/connector-context';
 export { LINKEDIN_API_VERSION } from './connectors/linkedin.connector';
 export * from './auth/platform-auth';
 export * from './auth/auth-registry';

@@ -13,6 +13,7 @@ import { TikTokConnector } from './connectors/tiktok.connector';
 import { XConnector } from './connectors/x.connector';
 import { YouTubeConnector } from './connectors/youtube.connector';
 import { configuredPlatformEndpoints, DEFAULT_PLATFORM_ENDPOINTS, PlatformEndpoints } from './endpoints';
+import { platformDialer } from './http/platform-dialer';
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from './http/retry-policy';
 
 const CONNECTOR_CLASSES: Record<Platform, new (ctx: ConnectorContext) => PlatformConnector> = {
@@ -58,11 +59,13 @@ export function platformEndpointsOf(settings: PlatformSettings): PlatformEndpoin
   return configuredPlatformEndpoints(settings.platformSandboxUrl, settings.platformBaseUrls);
 }
 
-/** What the connectors and the sign-in clients are built from: endpoints, retry policy, media allow-list, LinkedIn version. */
+/** What the connectors and the sign-in clients are built from: endpoints, retry policy (with the guarded dialer), media allow-list, LinkedIn version. */
 export function platformClientOptions(settings: PlatformSettings): PlatformClientOptions {
+  const endpoints = platformEndpointsOf(settings);
   return {
-    endpoints: platformEndpointsOf(settings),
-    retry: settings.platformRetry,
+    endpoints,
+    // Every call dials through the address guard: instances and PDSes are hosts users named.
+    retry: { ...settings.platformRetry, dispatcher: platformDialer(endpoints) },
     media: { allowedHosts: settings.mediaAllowedHosts },
     ...(settings.linkedInApiVersion ? { linkedInApiVersion: settings.linkedInApiVersion } : {}),
   };

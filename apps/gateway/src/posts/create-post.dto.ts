@@ -1,7 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
-import { CreatePostBody } from '@app/contracts';
+import { CreatePostBody, PostOverride, ThreadPartInput } from '@app/contracts';
 import { POST_FIELDS } from '../openapi/post-fields';
+import { IsPlatformOptions } from './is-platform-options';
+import { IsPostOverrides } from './is-post-overrides';
+import { IsThreadParts } from './is-thread-parts';
 import { IsStringOrNull } from './is-string-or-null';
 
 /**
@@ -21,6 +24,10 @@ export class CreatePostDto {
   @ApiPropertyOptional(POST_FIELDS.mediaUrls) @IsOptional() @IsArray() @IsString({ each: true }) mediaUrls?: string[] | null;
   @ApiPropertyOptional(POST_FIELDS.altText) @IsOptional() @IsArray() @IsStringOrNull({ each: true }) altText?: Array<string | null> | null;
   @ApiPropertyOptional(POST_FIELDS.firstComments) @IsOptional() @IsArray() @IsString({ each: true }) firstComments?: string[] | null;
+  @ApiPropertyOptional(POST_FIELDS.overrides) @IsOptional() @IsPostOverrides() overrides?: Record<string, PostOverride> | null;
+  @ApiPropertyOptional(POST_FIELDS.platformOptions) @IsOptional() @IsPlatformOptions() platformOptions?: Record<string, Record<string, unknown>> | null;
+  @ApiPropertyOptional(POST_FIELDS.thread) @IsOptional() @IsThreadParts() thread?: ThreadPartInput[] | null;
+  @ApiPropertyOptional(POST_FIELDS.autoSplit) @IsOptional() @IsBoolean() autoSplit?: boolean | null;
 }
 
 /** A null field means the same as an absent one. */

@@ -1,7 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsOptional, IsString } from 'class-validator';
-import { EditPostBody } from '@app/contracts';
+import { IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
+import { EditPostBody, PostOverride, ThreadPartInput } from '@app/contracts';
 import { POST_FIELDS } from '../openapi/post-fields';
+import { IsPlatformOptions } from './is-platform-options';
+import { IsPostOverrides } from './is-post-overrides';
+import { IsThreadParts } from './is-thread-parts';
 import { IsStringOrNull } from './is-string-or-null';
 
 /** PATCH body: the fields to change, with the create's types (rules are the posts service's). */
@@ -16,6 +19,10 @@ export class EditPostDto {
   @ApiPropertyOptional(POST_FIELDS.mediaUrls) @IsOptional() @IsArray() @IsString({ each: true }) mediaUrls?: string[] | null;
   @ApiPropertyOptional(POST_FIELDS.altText) @IsOptional() @IsArray() @IsStringOrNull({ each: true }) altText?: Array<string | null> | null;
   @ApiPropertyOptional(POST_FIELDS.firstComments) @IsOptional() @IsArray() @IsString({ each: true }) firstComments?: string[] | null;
+  @ApiPropertyOptional(POST_FIELDS.overrides) @IsOptional() @IsPostOverrides() overrides?: Record<string, PostOverride> | null;
+  @ApiPropertyOptional(POST_FIELDS.platformOptions) @IsOptional() @IsPlatformOptions() platformOptions?: Record<string, Record<string, unknown>> | null;
+  @ApiPropertyOptional(POST_FIELDS.thread) @IsOptional() @IsThreadParts() thread?: ThreadPartInput[] | null;
+  @ApiPropertyOptional(POST_FIELDS.autoSplit) @IsOptional() @IsBoolean() autoSplit?: boolean | null;
 }
 
 /** null means "leave it" for every field but scheduledAt, where it means "unschedule". */

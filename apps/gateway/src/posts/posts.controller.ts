@@ -3,13 +3,12 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, ParseUUIDPipe,
 import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import {
-  CommandName,
+  CommandPayload,
   CreatePostCommand,
   CreatePostResponse,
   DeletePostCommand,
   DomainError,
   EditPostCommand,
-  PostCommandReply,
   PostDetail,
   PostListItem,
   PublishPostCommand,
@@ -30,6 +29,9 @@ import { etagOf, parseIfMatch } from './if-match';
 import { clampLimit, ListPostsQuery } from './list-posts.query';
 import { PostAnswers } from './post-answers';
 
+/** The posts commands answered with the post as the read model shows it. */
+type PostAnsweringCommand = 'posts.create' | 'posts.publish' | 'posts.retry' | 'posts.edit';
+
 const notFound = () => new DomainError('not_found', 'no such post in this workspace');
 const postId = () => new ParseUUIDPipe({ exceptionFactory: notFound });
 
@@ -48,8 +50,8 @@ export class PostsController {
    * Sends a posts command and answers with the post as the read model shows it:
    * `done` (201 for create and publish, 200 for an edit), or 202 while publishing.
    */
-  private async run(name: CommandName, workspaceId: string, command: unknown, requestId: string | undefined, reply: FastifyReply, done: 200 | 201) {
-    const result = await this.commands.request<PostCommandReply>(name, command, requestId ?? randomUUID());
+  private async run<N extends PostAnsweringCommand>(name: N, workspaceId: string, command: CommandPayload<N>, requestId: string | undefined, reply: FastifyReply, done: 200 | 201) {
+    const result = await this.commands.request(name, command, requestId ?? randomUUID());
     if (result.replayed) void reply.header('idempotent-replayed', 'true');
     const { publishing, body } = await this.answers.answer(workspaceId, result);
     void reply.status(publishing ? 202 : done);
@@ -181,7 +183,7 @@ export class PostsController {
     @Headers('x-request-id') requestId: string | undefined,
   ): Promise<void> {
     const command: DeletePostCommand = { workspaceId: principal.workspaceId, postId: id, expectedVersion: parseIfMatch(ifMatch) };
-    const result = await this.commands.request<PostCommandReply>('posts.delete', command, requestId ?? randomUUID());
+    const result = await this.commands.request('posts.delete', command, requestId ?? randomUUID());
     await this.answers.settle(result);
   }
 }

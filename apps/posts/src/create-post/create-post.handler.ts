@@ -48,6 +48,10 @@ export class CreatePostHandler {
         mediaUrls: command.body.mediaUrls ?? [],
         altText: command.body.altText ?? [],
         firstComments: command.body.firstComments ?? [],
+        thread: command.body.thread ?? [],
+        autoSplit: command.body.autoSplit === true,
+        overrides: command.body.overrides,
+        platformOptions: command.body.platformOptions,
         // A replay answers from the stored post, even if an account has since been disconnected.
         accounts: state.exists ? [] : resolveAccountRefs(command.body, workspaceAccounts, { publishNow: command.body.publishNow === true }),
         scheduledAt: command.body.scheduledAt,

@@ -11,6 +11,10 @@ export function characterCount(text: string): number {
 
 export function checkContent(content: string, mediaUrls: string[]): void {
   if (content.trim() === '' && mediaUrls.length === 0) throw new DomainError('content_required', 'give content, mediaUrls, or both');
+  checkContentLength(content);
+}
+
+export function checkContentLength(content: string): void {
   const length = characterCount(content);
   if (length > LIMITS.contentMaxChars) {
     throw new DomainError('content_too_long', `content is ${length} characters; the limit is ${LIMITS.contentMaxChars}`);

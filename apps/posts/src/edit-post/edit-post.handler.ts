@@ -13,13 +13,13 @@ export class EditPostHandler {
   ) {}
 
   async edit(command: EditPostCommand, requestId: string | undefined): Promise<PostCommandReply> {
-    const { content, mediaUrls, altText, firstComments, scheduledAt, accounts, accountIds, platforms } = command.changes;
+    const { content, mediaUrls, altText, firstComments, thread, autoSplit, overrides, platformOptions, scheduledAt, accounts, accountIds, platforms } = command.changes;
     const retargets = accounts !== undefined || accountIds !== undefined || platforms !== undefined;
     const resolved = retargets ? resolveAccountRefs({ accounts, accountIds, platforms }, await this.accounts.list(command.workspaceId)) : undefined;
     const result = await this.runner.run(
       command.postId,
       { workspaceId: command.workspaceId, expectedVersion: command.expectedVersion },
-      (_state, now) => ({ type: 'EditPost', changes: { content, mediaUrls, altText, firstComments, scheduledAt, accounts: resolved }, now }),
+      (_state, now) => ({ type: 'EditPost', changes: { content, mediaUrls, altText, firstComments, thread, autoSplit, overrides, platformOptions, scheduledAt, accounts: resolved }, now }),
       requestId,
     );
     return { postId: command.postId, position: result.position!, replayed: false };

@@ -12,6 +12,7 @@ import {
 import { EVENT_STORE, EventStore } from '@app/event-store';
 import { PostCommandRunner } from '../domain/post-command-runner';
 import { loadPost } from '../domain/post-stream';
+import { startDecision } from '../domain/publication';
 
 /** The publisher's side of a publication: the recorded boundary, outcomes, first comments. */
 @Injectable()
@@ -25,13 +26,11 @@ export class PublicationHandler {
     const { state, events } = await this.runner.run(
       command.postId,
       'internal',
-      (_state, now) => ({ type: 'StartAccountPublish', accountId: command.accountId, attempt: command.attempt, now }),
+      (_state, now) => ({ type: 'StartAccountPublish', accountId: command.accountId, attempt: command.attempt, deliveryId: command.deliveryId, now }),
       requestId,
     );
-    if (events.length > 0) return { decision: 'started' };
     if (!state.exists) throw new DomainError('not_found', 'no such post');
-    // Not pending: an earlier delivery either started it (and never said how it ended) or recorded its outcome.
-    return { decision: state.accounts[command.accountId].status === 'started' ? 'in_doubt' : 'done' };
+    return { decision: startDecision(state.accounts[command.accountId], command.deliveryId) };
   }
 
   async recordOutcome(command: RecordAccountOutcomeCommand, requestId: string | undefined): Promise<{ recorded: boolean }> {
@@ -48,7 +47,7 @@ export class PublicationHandler {
     const { events } = await this.runner.run(
       command.postId,
       'internal',
-      (_state, now) => ({ type: 'RecordFirstComment', accountId: command.accountId, index: command.index, outcome: command.outcome, now }),
+      (_state, now) => ({ type: 'RecordFirstComment', accountId: command.accountId, kind: command.kind, index: command.index, outcome: command.outcome, now }),
       requestId,
     );
     return { recorded: events.length > 0 };
@@ -64,7 +63,12 @@ export class PublicationHandler {
           accountId: progress.account.accountId,
           status: progress.status,
           platformPostId: progress.platformPostId,
-          firstCommentsDone: Object.keys(progress.firstComments).map(Number).sort((a, b) => a - b),
+          firstCommentsDone: Object.entries(progress.firstComments)
+            .map(([index, status]) => ({ index: Number(index), status }))
+            .sort((a, b) => a.index - b.index),
+          threadDone: Object.entries(progress.thread)
+            .map(([index, part]) => ({ index: Number(index), status: part.status, platformPostId: part.status === 'posted' ? part.platformPostId : null }))
+            .sort((a, b) => a.index - b.index),
         })),
     };
   }

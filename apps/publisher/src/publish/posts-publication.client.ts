@@ -4,7 +4,6 @@ import {
   PublicationState,
   RecordAccountOutcomeCommand,
   RecordFirstCommentCommand,
-  RecordFirstCommentReply,
   StartAccountPublishCommand,
   StartAccountPublishReply,
 } from '@app/contracts';
@@ -12,9 +11,10 @@ import { CommandClient } from '@app/messaging';
 
 export type StartDecision = StartAccountPublishReply['decision'];
 export type AccountOutcome = RecordAccountOutcomeCommand['outcome'];
-export type FirstCommentOutcome = RecordFirstCommentCommand['outcome'];
+/** How a first comment or a thread part ended (its start boundary aside). */
+export type FirstCommentOutcome = Exclude<RecordFirstCommentCommand['outcome'], { status: 'started' }>;
 
-/** Waits between tries of a recording command when the posts service did not answer. */
+/** Waits between tries of a publication command when the posts service did not answer. */
 const RECORD_RETRY_DELAYS_MS = [250, 1_000];
 
 /**
@@ -25,9 +25,14 @@ const RECORD_RETRY_DELAYS_MS = [250, 1_000];
 export class PostsPublication {
   constructor(private readonly commands: CommandClient) {}
 
-  /** Records the boundary before the platform call; `done` as well when the account left this attempt. */
+  /**
+   * Records the boundary before the platform call; `done` as well when the account left this
+   * attempt. Tried again briefly when the posts service does not answer: the start may have been
+   * recorded and its answer lost (NATS died), and the same delivery id asking again is told
+   * `started` rather than sending the account to reconciliation.
+   */
   async start(command: StartAccountPublishCommand): Promise<StartDecision> {
-    const reply = await ignoringNotFound(() => this.commands.request<StartAccountPublishReply>('posts.start-account-publish', command));
+    const reply = await withRetries(() => ignoringNotFound(() => this.commands.request('posts.start-account-publish', command)));
     return reply?.decision ?? 'done';
   }
 
@@ -40,12 +45,13 @@ export class PostsPublication {
     await withRetries(() => ignoringNotFound(() => this.commands.request('posts.record-account-outcome', command)));
   }
 
-  async recordFirstComment(command: RecordFirstCommentCommand): Promise<void> {
-    await withRetries(() => ignoringNotFound(() => this.commands.request<RecordFirstCommentReply>('posts.record-first-comment', command)));
+  /** Records a first comment's or a thread part's outcome, or its start: `recorded` false when it was already (by an earlier delivery). */
+  async recordFirstComment(command: RecordFirstCommentCommand): Promise<{ recorded: boolean }> {
+    return (await withRetries(() => ignoringNotFound(() => this.commands.request('posts.record-first-comment', command)))) ?? { recorded: false };
   }
 
   async publication(command: GetPublicationCommand): Promise<PublicationState> {
-    return (await ignoringNotFound(() => this.commands.request<PublicationState>('posts.get-publication', command))) ?? { accounts: [] };
+    return (await ignoringNotFound(() => this.commands.request('posts.get-publication', command))) ?? { accounts: [] };
   }
 }
 

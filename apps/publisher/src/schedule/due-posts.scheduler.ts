@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
 import { AppConfig } from '@app/config';
-import { CommandName } from '@app/contracts';
 import { PG_POOL } from '@app/database';
 import { CommandClient } from '@app/messaging';
 import { PeriodicTask } from '@app/runtime';
@@ -56,7 +55,7 @@ export class DuePostsScheduler implements OnApplicationBootstrap, OnApplicationS
     return due.rows.length + stalled.rows.length;
   }
 
-  private async send(name: CommandName, posts: Array<{ id: string }>): Promise<void> {
+  private async send(name: 'posts.fire-scheduled' | 'posts.abandon-publication', posts: Array<{ id: string }>): Promise<void> {
     for (const { id } of posts) {
       await this.commands.request(name, { postId: id }).catch((error: unknown) => {
         this.logger.warn(`${name} ${id} not done this pass: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { graphemeLength, utf8ByteLength } from '@app/platforms/content/text-length';
 import type { SandboxIdentity } from '../auth/authority';
-import { field, NewComment, PlatformDialect, PlatformRefusal, required, resetEpochSeconds, rootPostId, RouteContext } from '../dialect';
+import { field, NewComment, PlatformDialect, PlatformRefusal, required, resetEpochSeconds, rootPostId, RouteAnswer, RouteContext } from '../dialect';
 import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { inspectUpload } from './uploaded-media';
 import { pageOf, pageSize } from './listing';
+import { commentAuthor } from './comment-author';
 
 const COLLECTION = 'app.bsky.feed.post';
 const BASE32_SORTABLE = '234567abcdefghijklmnopqrstuvwxyz';
@@ -122,21 +123,33 @@ function invalidRecord(message: string): PlatformRefusal {
   return new PlatformRefusal(400, 'InvalidRequest', `Invalid app.bsky.feed.post record: ${message}`);
 }
 
-function createComment(store: SandboxStore, { account, parent, text, author }: NewComment): SandboxItem {
+/** The DID of a comment author's repo: the session's own, or one made up from a control API commenter's name. */
+function repoDid(author: string): string {
+  return author.startsWith('did:') ? author : `did:plc:${author}`;
+}
+
+function createComment(store: SandboxStore, { account, parent, text, author, media }: NewComment): SandboxItem {
   const parentRef = { uri: parent.id, cid: parent.extra.cid };
   const root = store.find('bluesky', rootPostId(parent));
   const reply = { root: { uri: root?.id ?? parent.id, cid: root?.extra.cid ?? parent.extra.cid }, parent: parentRef };
-  return storeRecord(store, { platform: 'bluesky', account, owner: author, kind: 'comment', text, mediaUrls: [], parentId: parent.id, postId: rootPostId(parent), author }, `did:plc:${author}`, reply);
+  const repo = repoDid(author);
+  return storeRecord(store, { platform: 'bluesky', account, owner: author, kind: 'comment', text, mediaUrls: [], media, parentId: parent.id, postId: rootPostId(parent), author }, repo, reply);
 }
 
 function recordOf(item: SandboxItem): unknown {
   return JSON.parse(item.extra.record);
 }
 
+/**
+ * A thread as app.bsky.feed.getPostThread answers it (https://docs.bsky.app/docs/api/app-bsky-feed-get-post-thread):
+ * each post view's `author` is a profileViewBasic {did, handle, displayName}; a control API
+ * commenter's DID is the made-up one its reply's repo has (createComment).
+ */
 function threadView(store: SandboxStore, item: SandboxItem): unknown {
+  const author = commentAuthor(store, item, repoDid);
   return {
     $type: 'app.bsky.feed.defs#threadViewPost',
-    post: { uri: item.id, cid: item.extra.cid, author: { did: item.owner, handle: item.author }, record: recordOf(item), indexedAt: item.createdAt },
+    post: { uri: item.id, cid: item.extra.cid, author: { did: author.id, handle: author.handle, displayName: author.displayName }, record: recordOf(item), indexedAt: item.createdAt },
     replies: store.items.filter((reply) => reply.platform === 'bluesky' && reply.parentId === item.id).map((reply) => threadView(store, reply)),
   };
 }
@@ -172,7 +185,45 @@ function ownRepo(store: SandboxStore, identity: SandboxIdentity | null, repo: st
   throw new PlatformRefusal(401, 'AuthenticationRequired', 'Authentication Required');
 }
 
-/** Bluesky PDS/AppView XRPC: uploadBlob, createRecord (with image and video embeds), getRecord, listRecords, getPostThread. */
+const THREADGATE = 'app.bsky.feed.threadgate';
+/** The threadgate lexicon's maxLength of hiddenReplies. */
+const MAX_HIDDEN_REPLIES = 300;
+
+/**
+ * A thread's threadgate written with putRecord (app.bsky.feed.threadgate,
+ * https://github.com/bluesky-social/atproto/blob/main/lexicons/app/bsky/feed/threadgate.json): "The record
+ * key (rkey) of the threadgate record must match the record key of the thread's root post, and that record
+ * must be in the same repository"; `post` names that root; `hiddenReplies` (at most 300 at-uris) are the
+ * replies its author hid, which the sandbox marks hidden (every other reply under the root shown).
+ */
+function putThreadgate(ctx: RouteContext, repo: string): RouteAnswer {
+  const { store, body } = ctx;
+  const invalid = (message: string) => new PlatformRefusal(400, 'InvalidRequest', message);
+  if (field(body, 'collection') !== THREADGATE) throw invalid(`the sandbox writes only ${THREADGATE} records with putRecord`);
+  const rkey = required(field(body, 'rkey'), 'rkey', 'InvalidRequest');
+  const uri = `at://${repo}/${THREADGATE}/${rkey}`;
+  const record = field(body, 'record');
+  const post = store.find('bluesky', String(field(record, 'post')));
+  if (field(record, '$type') !== THREADGATE || !post || post.kind !== 'post' || post.id !== `at://${repo}/app.bsky.feed.post/${rkey}`) {
+    throw invalid('Invalid app.bsky.feed.threadgate record: post must be the root post with the same rkey in this repo');
+  }
+  if (typeof field(record, 'createdAt') !== 'string') throw invalid('Invalid app.bsky.feed.threadgate record: Record must have the property "createdAt"');
+  const hiddenReplies = field(record, 'hiddenReplies') ?? [];
+  if (!Array.isArray(hiddenReplies) || hiddenReplies.some((reply) => typeof reply !== 'string') || hiddenReplies.length > MAX_HIDDEN_REPLIES) {
+    throw invalid(`Invalid app.bsky.feed.threadgate record: Record/hiddenReplies must be an array of at most ${MAX_HIDDEN_REPLIES} at-uris`);
+  }
+  const current = store.records.get(uri);
+  const swap = field(body, 'swapRecord');
+  if (swap !== undefined && swap !== (current?.cid ?? null)) throw new PlatformRefusal(400, 'InvalidSwap', `Record was at ${current?.cid ?? 'null'}`);
+
+  const json = JSON.stringify(record);
+  const written = cid(`${uri}#${json}`);
+  store.records.set(uri, { cid: written, record: json });
+  for (const reply of store.commentsUnder('bluesky', post.id)) store.setHidden(reply, hiddenReplies.includes(reply.id));
+  return { body: { uri, cid: written, validationStatus: 'valid' } };
+}
+
+/** Bluesky PDS/AppView XRPC: uploadBlob, createRecord (with image and video embeds), getRecord, putRecord (threadgates), listRecords, getPostThread. */
 export const blueskyDialect: PlatformDialect = {
   platform: 'bluesky',
   error: xrpcError,
@@ -203,18 +254,37 @@ export const blueskyDialect: PlatformDialect = {
         if (graphemeLength(text) > 300) throw new PlatformRefusal(400, 'InvalidRequest', 'Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes');
         if (utf8ByteLength(text) > 3000) throw new PlatformRefusal(400, 'InvalidRequest', 'Invalid app.bsky.feed.post record: Record/text must not be longer than 3000 characters');
         const reply = field(record, 'reply');
+        const embed = field(record, 'embed');
+        const media = embed === undefined ? [] : embeddedUploads(store, account, embed);
         let item: SandboxItem;
         if (reply) {
+          // A reply names its parent and its thread's root by strong refs ({uri, cid}), embed and all
+          // ("Posts", Replies, https://docs.bsky.app/docs/advanced-guides/posts).
           const parent = byUri(store, String(field(field(reply, 'parent'), 'uri')));
           if (field(field(reply, 'parent'), 'cid') !== parent.extra.cid) throw new PlatformRefusal(400, 'InvalidRequest', 'reply.parent.cid does not match');
-          item = createComment(store, { account, parent, text, author: repo });
+          const root = byUri(store, String(field(field(reply, 'root'), 'uri')));
+          if (field(field(reply, 'root'), 'cid') !== root.extra.cid || root.id !== rootPostId(parent)) throw new PlatformRefusal(400, 'InvalidRequest', 'reply.root is not the root of the parent\'s thread');
+          item = createComment(store, { account, parent, text, author: repo, media });
         } else {
-          const embed = field(record, 'embed');
-          const media = embed === undefined ? [] : embeddedUploads(store, account, embed);
           item = storeRecord(store, { platform: 'bluesky', account, owner: repo, kind: 'post', text, mediaUrls: [], media, parentId: null, postId: null, author: repo }, repo, undefined, embed);
-          for (const upload of media) upload.attachedTo = store.upload('bluesky', upload.id)!.attachedTo = item.id;
         }
+        for (const upload of media) upload.attachedTo = store.upload('bluesky', upload.id)!.attachedTo = item.id;
         return { body: { uri: item.id, cid: item.extra.cid, commit: { cid: cid(`${item.id}#commit`), rev: item.id.split('/').pop() }, validationStatus: 'valid' } };
+      },
+    },
+    {
+      // "com.atproto.repo.deleteRecord" (https://docs.bsky.app/docs/api/com-atproto-repo-delete-record): repo (the
+      // session's own, as createRecord), collection, rkey; answers {commit}, and nothing to delete is no error.
+      method: 'POST',
+      url: '/xrpc/com.atproto.repo.deleteRecord',
+      operation: 'delete_comment',
+      handle: ({ store, identity, body }) => {
+        const repo = ownRepo(store, identity, required(field(body, 'repo'), 'repo'));
+        const uri = `at://${repo}/${required(field(body, 'collection'), 'collection')}/${required(field(body, 'rkey'), 'rkey')}`;
+        const item = store.find('bluesky', uri);
+        if (!item) return { body: {} };
+        store.remove(item);
+        return { body: { commit: { cid: cid(`${uri}#delete`), rev: tid(store) } } };
       },
     },
     {
@@ -222,9 +292,21 @@ export const blueskyDialect: PlatformDialect = {
       url: '/xrpc/com.atproto.repo.getRecord',
       operation: 'lookup',
       handle: ({ store, query }) => {
-        const item = byUri(store, `at://${query.repo}/${query.collection}/${query.rkey}`);
+        const uri = `at://${query.repo}/${query.collection}/${query.rkey}`;
+        const other = store.records.get(uri);
+        if (other) return { body: { uri, cid: other.cid, value: JSON.parse(other.record) } };
+        const item = byUri(store, uri);
         return { body: { uri: item.id, cid: item.extra.cid, value: recordOf(item) } };
       },
+    },
+    {
+      // "com.atproto.repo.putRecord" (https://docs.bsky.app/docs/api/com-atproto-repo-put-record): writes a record
+      // whole, creating or replacing it; `swapRecord` that is not the current cid is 400 InvalidSwap. The sandbox
+      // stores threadgates only (putThreadgate).
+      method: 'POST',
+      url: '/xrpc/com.atproto.repo.putRecord',
+      operation: 'hide_comment',
+      handle: (ctx) => putThreadgate(ctx, ownRepo(ctx.store, ctx.identity, required(field(ctx.body, 'repo'), 'repo'))),
     },
     {
       method: 'GET',

@@ -1,9 +1,10 @@
-import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteAnswer, RouteContext } from '../dialect';
+import { existing, field, grantsScope, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteAnswer, RouteContext } from '../dialect';
 import { isSandboxFilePart } from '../multipart';
 import { namedToFailProcessing, SandboxItem, SandboxStore, SandboxUpload } from '../store';
-import { businessUseCaseLimited, graphError, graphId, graphUnauthorized, pullableMedia, requireActingFor, stringParam } from './meta-graph';
+import { businessUseCaseLimited, graphCommentModerationRoutes, graphError, graphId, graphUnauthorized, pullableMedia, requireActingFor, stringParam } from './meta-graph';
 import { GIB, inspectUpload, MIB } from './uploaded-media';
 import { createdSince, graphTime, pageOf, pageSize } from './listing';
+import { commentAuthor } from './comment-author';
 
 function createComment(store: SandboxStore, { account, parent, text, author }: NewComment): SandboxItem {
   const postId = rootPostId(parent);
@@ -13,15 +14,30 @@ function createComment(store: SandboxStore, { account, parent, text, author }: N
   });
 }
 
-function commentJson(item: SandboxItem) {
+function facebookFrom(store: SandboxStore, item: SandboxItem) {
+  const author = commentAuthor(store, item, (name) => `fb-user-${name}`);
+  return { name: author.displayName, id: author.id };
+}
+
+function commentJson(store: SandboxStore, item: SandboxItem) {
   return {
     id: item.id,
     message: item.text,
     created_time: item.createdAt.replace(/\.\d+Z$/, '+0000'),
-    from: { name: item.author, id: item.owner },
+    // Comment reference (https://developers.facebook.com/docs/graph-api/reference/comment/): `from` is
+    // "the person that made this comment" ({name, id}); a Page's own reply names the Page by its id and name.
+    from: facebookFrom(store, item),
     permalink_url: `https://www.facebook.com/${item.postId}?comment_id=${item.id}`,
     ...(item.parentId !== item.postId ? { parent: { id: item.parentId } } : {}),
+    // Comment reference (https://developers.facebook.com/docs/graph-api/reference/comment/): hidden
+    // comments stay in the Page's listing, marked is_hidden.
+    is_hidden: store.isHidden(item),
   };
+}
+
+/** Moderating comments takes pages_manage_engagement (Comment reference, "Updating" and "Deleting"). */
+function requireEngagementScope(ctx: RouteContext): void {
+  if (!grantsScope(ctx, 'pages_manage_engagement')) throw new PlatformRefusal(403, '200', '(#200) Requires pages_manage_engagement permission to manage the object');
 }
 
 /**
@@ -175,14 +191,78 @@ function videoPhase(ctx: RouteContext): RouteAnswer {
   return { body: { success: true } };
 }
 
+/**
+ * The sessions of reels ("Reels Publishing API", https://developers.facebook.com/docs/video-api/guides/reels-publishing)
+ * and video stories ("Page Stories API", https://developers.facebook.com/docs/page-stories-api):
+ * `upload_phase=start` on `/{page-id}/video_reels` or `/{page-id}/video_stories` answers `video_id`
+ * and an `upload_url` (rupload.facebook.com there, this sandbox's /video-upload here); the bytes
+ * are posted to it (ruploadVideo); `upload_phase=finish` with the `video_id` publishes. A reel is
+ * 3 to 90 seconds; a video story at most 60.
+ */
+const VIDEO_PLACEMENTS = {
+  reel: { minSeconds: 3, maxSeconds: 90 },
+  story: { minSeconds: 3, maxSeconds: 60 },
+} as const;
+
+function placementVideoPhase(ctx: RouteContext, placement: keyof typeof VIDEO_PLACEMENTS): RouteAnswer {
+  const { store, account, params, body, baseUrl } = ctx;
+  const phase = required(field(body, 'upload_phase'), 'upload_phase', '100');
+  if (phase === 'start') {
+    const videoId = graphId(store);
+    store.addUpload({
+      platform: 'facebook', account, id: videoId, contentType: 'application/octet-stream', declaredBytes: 0, receivedBytes: 0,
+      width: null, height: null, durationSeconds: null, altText: null, state: 'uploading', readyAt: Date.now(), extra: { kind: placement, page: params.node },
+    });
+    return { body: { video_id: videoId, upload_url: `${baseUrl}/video-upload/${params.version}/${videoId}` } };
+  }
+  if (phase !== 'finish') throw new PlatformRefusal(400, '100', `(#100) Invalid upload_phase ${phase}`);
+  const videoId = required(field(body, 'video_id'), 'video_id', '100');
+  const video = store.upload('facebook', videoId);
+  if (!video || video.account !== account || video.extra.kind !== placement || video.extra.page !== params.node) throw new PlatformRefusal(400, '100', `(#100) Invalid video_id ${videoId}`);
+  if (video.attachedTo) throw new PlatformRefusal(400, '100', `(#100) The video ${videoId} is already published`);
+  if (video.receivedBytes === 0 || video.receivedBytes < video.declaredBytes) throw new PlatformRefusal(400, '100', '(#100) The video upload is incomplete');
+  if (video.contentType !== 'video/mp4' && video.contentType !== 'video/quicktime') throw new PlatformRefusal(400, '352', "(#352) Sorry, the video file you selected is in a format that we don't support.");
+  const { minSeconds, maxSeconds } = VIDEO_PLACEMENTS[placement];
+  if (video.durationSeconds !== null && (video.durationSeconds < minSeconds || video.durationSeconds > maxSeconds)) {
+    throw new PlatformRefusal(400, '100', `(#100) A ${placement} must be ${minSeconds} to ${maxSeconds} seconds long`);
+  }
+  if (placement === 'reel' && field(body, 'video_state') !== 'PUBLISHED') required(undefined, 'video_state', '100');
+  store.startProcessing(video, namedToFailProcessing(video.extra.fileName ?? '') ? 'The video could not be processed' : null);
+  // A reel shows its description; a story shows no text.
+  const item = newPost(ctx, placement === 'reel' ? (stringParam((body ?? {}) as Record<string, unknown>, 'description') ?? '') : '', [video], { id: placement === 'reel' ? video.id : `${params.node}_${store.nextSeq()}`, kind: placement });
+  return { body: placement === 'reel' ? { success: true } : { success: true, post_id: item.id } };
+}
+
+/**
+ * The upload of a reel's or a video story's bytes (Reels Publishing API, step 2): one POST of the
+ * file to the session's upload_url with `Authorization: OAuth <page token>`, `offset` and
+ * `file_size` headers; answers {"success": true}. Sent again from offset 0, it replaces what came.
+ */
+function ruploadVideo(ctx: RouteContext): RouteAnswer {
+  const { store, headers, params, body } = ctx;
+  const authorization = String(headers.authorization ?? '');
+  const checked = authorization.startsWith('OAuth ') ? store.auth.check(authorization.slice('OAuth '.length).trim()) : null;
+  const video = store.upload('facebook', params.videoId);
+  if (!checked?.ok || !video || checked.identity.key !== video.account) throw new PlatformRefusal(401, '190', 'Invalid OAuth access token for this upload');
+  const offset = Number(headers.offset);
+  const size = Number(headers.file_size);
+  if (!Buffer.isBuffer(body) || offset !== 0 || !Number.isSafeInteger(size) || size !== body.length) {
+    throw new PlatformRefusal(400, '100', '(#100) The upload needs the file as the body with offset: 0 and file_size headers naming its size');
+  }
+  if (size > VIDEO_MAX_BYTES) throw new PlatformRefusal(400, '100', '(#100) The video is larger than 1.75 GB');
+  Object.assign(video, inspectUpload(body), { declaredBytes: size, receivedBytes: size });
+  return { body: { success: true } };
+}
+
 /** A feed story's attachment (StoryAttachment): a video, a photo, or an album whose subattachments are its photos. */
 function feedAttachment(item: SandboxItem) {
-  if (item.extra.kind === 'video') return { media_type: 'video', target: { id: item.id, url: permalinkOf(item) } };
+  if (item.extra.kind === 'video' || item.extra.kind === 'reel') return { media_type: 'video', target: { id: item.id, url: permalinkOf(item) } };
   if (item.media.length === 1) return { media_type: 'photo', target: { id: item.media[0].id } };
   return { media_type: 'album', subattachments: { data: item.media.map((photo) => ({ media_type: 'photo', target: { id: photo.id } })) } };
 }
 
 function permalinkOf(item: SandboxItem): string {
+  if (item.extra.kind === 'reel') return `https://www.facebook.com/reel/${item.id}`;
   return item.extra.kind === 'video' ? `https://www.facebook.com/${item.owner}/videos/${item.id}` : `https://www.facebook.com/${item.id.replace('_', '/posts/')}`;
 }
 
@@ -236,6 +316,49 @@ export const facebookDialect: PlatformDialect = {
       },
     },
     {
+      method: 'POST',
+      url: '/:version/:node/video_reels',
+      operation: ({ body }) => (field(body, 'upload_phase') === 'finish' ? 'publish' : 'upload'),
+      handle: (ctx) => {
+        requirePageToken(ctx);
+        return placementVideoPhase(ctx, 'reel');
+      },
+    },
+    {
+      method: 'POST',
+      url: '/:version/:node/video_stories',
+      operation: ({ body }) => (field(body, 'upload_phase') === 'finish' ? 'publish' : 'upload'),
+      handle: (ctx) => {
+        requirePageToken(ctx);
+        return placementVideoPhase(ctx, 'story');
+      },
+    },
+    {
+      // Page Stories API, photo stories: `photo_id` of an unpublished photo of this Page; {"success": true, "post_id"}.
+      method: 'POST',
+      url: '/:version/:node/photo_stories',
+      operation: 'publish',
+      handle: (ctx) => {
+        requirePageToken(ctx);
+        const photoId = required(field(ctx.body, 'photo_id'), 'photo_id', '100');
+        const photo = ctx.store.upload('facebook', photoId);
+        if (!photo || photo.account !== ctx.account || photo.extra.kind !== 'photo' || photo.extra.unpublished !== 'true') {
+          throw new PlatformRefusal(400, '100', '(#100) photo_id must be an unpublished photo of this page');
+        }
+        if (photo.attachedTo) throw new PlatformRefusal(400, '100', `(#100) The photo ${photoId} is already used by ${photo.attachedTo}`);
+        const item = newPost(ctx, '', [photo], { kind: 'story' });
+        return { body: { success: true, post_id: item.id } };
+      },
+    },
+    {
+      // The upload_url of a reel or video story session (rupload.facebook.com/video-upload/{version}/{video-id}).
+      method: 'POST',
+      url: '/video-upload/:version/:videoId',
+      operation: 'upload',
+      auth: 'none',
+      handle: ruploadVideo,
+    },
+    {
       method: 'GET',
       url: '/:version/:node/feed',
       operation: 'lookup',
@@ -248,11 +371,13 @@ export const facebookDialect: PlatformDialect = {
         const since = query.since === undefined ? null : Number(query.since) * 1000;
         if (since !== null && !Number.isFinite(since)) throw new PlatformRefusal(400, '100', '(#100) since must be a unix time');
         const size = pageSize(query.limit, { min: 1, max: 100, default: 25 }, (message) => new PlatformRefusal(400, '100', `(#100) ${message}`));
-        const { page, next } = pageOf(createdSince(store.postsOf('facebook', account, params.node), since), query.after, size, (message) => new PlatformRefusal(400, '100', `(#100) ${message}`));
+        // Stories are not in the feed (Page Stories API: GET /{page-id}/stories lists them).
+        const feed = store.postsOf('facebook', account, params.node).filter((item) => item.extra.kind !== 'story');
+        const { page, next } = pageOf(createdSince(feed, since), query.after, size, (message) => new PlatformRefusal(400, '100', `(#100) ${message}`));
         const withAttachments = (query.fields ?? '').includes('attachments');
         const data = page.map((item) => ({
           // A video's story has its own id; its attachment's target is the video.
-          id: item.extra.kind === 'video' ? `${item.owner}_${item.id}` : item.id,
+          id: item.extra.kind === 'video' || item.extra.kind === 'reel' ? `${item.owner}_${item.id}` : item.id,
           message: item.text,
           created_time: graphTime(item.createdAt),
           permalink_url: permalinkOf(item),
@@ -276,7 +401,10 @@ export const facebookDialect: PlatformDialect = {
       method: 'GET',
       url: '/:version/:node/comments',
       operation: 'list_comments',
-      handle: ({ store, params }) => ({ body: { data: store.commentsUnder('facebook', params.node).map(commentJson), paging: {} } }),
+      handle: ({ store, params }) => ({ body: { data: store.commentsUnder('facebook', params.node).map((item) => commentJson(store, item)), paging: {} } }),
     },
+    // Comment reference (https://developers.facebook.com/docs/graph-api/reference/comment/): `is_hidden` hides a
+    // comment on the Page's post from everyone but its author; the Page deletes its own comments and those on its posts.
+    ...graphCommentModerationRoutes('facebook', requireEngagementScope, 'is_hidden'),
   ],
 };

@@ -1,5 +1,5 @@
 import { codePointLength, hashtagCount, mentionCount } from '@app/platforms/content/text-length';
-import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteContext } from '../dialect';
+import { existing, field, grantsScope, NewComment, PlatformDialect, PlatformRefusal, PlatformRoute, required, rootPostId, RouteContext } from '../dialect';
 import type { SandboxIdentity } from '../auth/authority';
 import type { SandboxItem, SandboxStore } from '../store';
 import type { SandboxMediaDescription } from '../media-host';
@@ -9,6 +9,7 @@ import {
   carouselChildren,
   containerMedia,
   containerStatus,
+  graphCommentModerationRoutes,
   graphError,
   graphId,
   graphUnauthorized,
@@ -21,6 +22,7 @@ import {
   takeContainer,
 } from './meta-graph';
 import { MIB } from './uploaded-media';
+import { commentAuthor } from './comment-author';
 
 /** Instagram keeps replies one level deep: a reply to a reply joins the top-level comment. */
 function createComment(store: SandboxStore, { account, parent, text, author }: NewComment): SandboxItem {
@@ -31,8 +33,24 @@ function createComment(store: SandboxStore, { account, parent, text, author }: N
   });
 }
 
-function commentJson(item: SandboxItem) {
-  return { id: item.id, text: item.text, username: item.author, timestamp: item.createdAt.replace(/\.\d+Z$/, '+0000') };
+/**
+ * An IG Comment; `hidden` tells whether the media's owner hid it (IG Comment reference, Fields,
+ * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-comment/).
+ * `username` and `from` {id, username} name its creator ("from — returns an object containing the
+ * IGSID (id) and username", https://developers.facebook.com/docs/graph-api/changelog/ooc-changes/oct-20-2021):
+ * the professional account's own id and username on its replies.
+ */
+function commentJson(store: SandboxStore, item: SandboxItem) {
+  const author = commentAuthor(store, item, (name) => `ig-user-${name}`);
+  return {
+    id: item.id, text: item.text, username: author.handle, from: { id: author.id, username: author.handle },
+    timestamp: item.createdAt.replace(/\.\d+Z$/, '+0000'), hidden: store.isHidden(item),
+  };
+}
+
+/** Moderating comments takes instagram_manage_comments (IG Comment reference, Requirements). */
+function requireManageComments(ctx: RouteContext): void {
+  if (!grantsScope(ctx, 'instagram_manage_comments')) throw new PlatformRefusal(403, '10', '(#10) Application does not have permission for this action: instagram_manage_comments is required');
 }
 
 function permalink(item: SandboxItem): string {
@@ -114,6 +132,10 @@ function createContainerMedia(ctx: RouteContext, id: string, input: Record<strin
     carouselChildren(store, 'instagram', account, required(input.children, 'children', '100'), 10);
     return;
   }
+  if (mediaType === 'STORIES') {
+    createStoryMedia(ctx, id, input, carouselItem);
+    return;
+  }
   if (mediaType === 'REELS' && carouselItem) throw new PlatformRefusal(400, '100', 'Reels cannot appear in carousels: use media_type=VIDEO for a carousel item');
   if (mediaType === 'VIDEO' && !carouselItem) throw new PlatformRefusal(400, '100', 'The VIDEO media type is no longer supported for a single post: use REELS');
   if (mediaType === 'REELS' || mediaType === 'VIDEO') {
@@ -126,6 +148,57 @@ function createContainerMedia(ctx: RouteContext, id: string, input: Record<strin
   if (mediaType !== undefined && mediaType !== 'IMAGE') throw new PlatformRefusal(400, '100/2207023', `The media type ${mediaType} is not one of the expected media types.`);
   const url = required(input.image_url, 'image_url', '100');
   pullIntoContainer(store, 'instagram', account, id, url, checkImage(url), stringParam(input, 'alt_text') ?? null, null);
+}
+
+/**
+ * A story container (IG User Media, `media_type=STORIES`, story image and video specifications):
+ * one `image_url` (JPEG, at most 8 MB; any aspect ratio, 9:16 recommended) or one `video_url`
+ * (MOV or MP4, 3 to 60 seconds, at most 100 MB); never a carousel item. Stories take no alt text.
+ */
+function createStoryMedia(ctx: RouteContext, id: string, input: Record<string, unknown>, carouselItem: boolean): void {
+  const { store, account } = ctx;
+  if (carouselItem) throw new PlatformRefusal(400, '100', 'Stories cannot appear in carousels');
+  const videoUrl = stringParam(input, 'video_url');
+  const url = videoUrl ?? required(input.image_url, 'image_url or video_url', '100');
+  const media = pullableMedia(url);
+  if (!media) throw new PlatformRefusal(400, '9004/2207052', `The media could not be fetched from this URI: ${url}`);
+  if (videoUrl) {
+    const tooLong = media.seconds !== null && (media.seconds < 3 || media.seconds > 60) ? 'Error: Media upload has failed with error code 2207026 (a story video must be 3 to 60 seconds)' : null;
+    const tooLarge = media.bytes > 100 * MIB ? 'Error: Media upload has failed with error code 2207026 (a story video is at most 100 MB)' : null;
+    pullIntoContainer(store, 'instagram', account, id, url, media, null, videoFailure(media) ?? tooLong ?? tooLarge);
+    return;
+  }
+  if (media.contentType !== 'image/jpeg') throw new PlatformRefusal(400, '36001/2207005', 'The image format is not supported. Supported formats are: JPEG');
+  if (media.bytes > 8 * MIB) throw new PlatformRefusal(400, '36000/2207004', 'The image is too large to download. It should be less than 8 MiB.');
+  pullIntoContainer(store, 'instagram', account, id, url, media, null, null);
+}
+
+/**
+ * What a published item keeps of its container's kind: a story (no caption shown) or a reel and
+ * whether it is shared to the feed (`share_to_feed`, absent: true, IG User Media).
+ */
+function placementOf(params: Record<string, unknown>): Record<string, string> {
+  const mediaType = stringParam(params, 'media_type');
+  if (mediaType === 'STORIES') return { media_type: 'STORIES' };
+  if (mediaType === 'REELS') return { media_type: 'REELS', share_to_feed: stringParam(params, 'share_to_feed') ?? 'true' };
+  return {};
+}
+
+/**
+ * A comment with `message` on the node of the path: on media (POST /{ig-media-id}/comments) or, as
+ * a reply, on a comment (POST /{ig-comment-id}/replies); a node of the other kind is refused.
+ */
+function commentRoute(url: string, parentKind: SandboxItem['kind'], wrongParent: string): PlatformRoute {
+  return {
+    method: 'POST',
+    url,
+    operation: 'comment',
+    handle: ({ store, account, params, body }) => {
+      const parent = existing(store, 'instagram', params.node, '100');
+      if (parent.kind !== parentKind) throw new PlatformRefusal(400, '100', wrongParent);
+      return { body: { id: createComment(store, { account, parent, text: required(field(body, 'message'), 'message', '100'), author: account }).id } };
+    },
+  };
 }
 
 /** Instagram Graph API: containers on /{ig-user-id}/media, /media_publish, comments and replies. */
@@ -165,9 +238,10 @@ export const instagramDialect: PlatformDialect = {
         const id = graphId(store);
         const item = store.add({
           platform: 'instagram', account, owner: params.node, id, kind: 'post',
-          text: stringParam(container.params, 'caption') ?? '', mediaUrls: containerMedia(store, container.params),
+          // A story shows no caption.
+          text: stringParam(container.params, 'media_type') === 'STORIES' ? '' : (stringParam(container.params, 'caption') ?? ''), mediaUrls: containerMedia(store, container.params),
           media: attachContainerMedia(store, 'instagram', creationId, container, id),
-          parentId: null, postId: null, author: params.node, extra: {},
+          parentId: null, postId: null, author: params.node, extra: placementOf(container.params),
         });
         container.consumedBy = item.id;
         return { body: { id: item.id } };
@@ -197,26 +271,8 @@ export const instagramDialect: PlatformDialect = {
         return mediaListing(ctx, ctx.store.postsOf('instagram', ctx.account, ctx.params.node), 'caption', permalink);
       },
     },
-    {
-      method: 'POST',
-      url: '/:version/:node/comments',
-      operation: 'comment',
-      handle: ({ store, account, params, body }) => {
-        const parent = existing(store, 'instagram', params.node, '100');
-        if (parent.kind !== 'post') throw new PlatformRefusal(400, '100', 'comments go on media; reply to a comment with /replies');
-        return { body: { id: createComment(store, { account, parent, text: required(field(body, 'message'), 'message', '100'), author: account }).id } };
-      },
-    },
-    {
-      method: 'POST',
-      url: '/:version/:node/replies',
-      operation: 'comment',
-      handle: ({ store, account, params, body }) => {
-        const parent = existing(store, 'instagram', params.node, '100');
-        if (parent.kind !== 'comment') throw new PlatformRefusal(400, '100', 'replies go on comments');
-        return { body: { id: createComment(store, { account, parent, text: required(field(body, 'message'), 'message', '100'), author: account }).id } };
-      },
-    },
+    commentRoute('/:version/:node/comments', 'post', 'comments go on media; reply to a comment with /replies'),
+    commentRoute('/:version/:node/replies', 'comment', 'replies go on comments'),
     {
       method: 'GET',
       url: '/:version/:node/comments',
@@ -227,12 +283,15 @@ export const instagramDialect: PlatformDialect = {
         return {
           body: {
             data: topLevel.map((comment) => ({
-              ...commentJson(comment),
-              replies: { data: all.filter((reply) => reply.parentId === comment.id).map(commentJson) },
+              ...commentJson(store, comment),
+              replies: { data: all.filter((reply) => reply.parentId === comment.id).map((reply) => commentJson(store, reply)) },
             })),
           },
         };
       },
     },
+    // IG Comment reference (https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-comment/):
+    // `hide` on a comment on the account's media; the account deletes its own comments and any on its media.
+    ...graphCommentModerationRoutes('instagram', requireManageComments, 'hide'),
   ],
 };

@@ -1,6 +1,6 @@
 import { codePointLength } from '@app/platforms/content/text-length';
 import type { SandboxIdentity } from '../auth/authority';
-import { field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteContext } from '../dialect';
+import { field, grantsScope, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteContext } from '../dialect';
 import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { inspectUpload, MIB } from './uploaded-media';
 
@@ -308,10 +308,13 @@ export const linkedinDialect: PlatformDialect = {
         const length = codePointLength(commentary);
         if (length > 3_000) throw new PlatformRefusal(400, undefined, `com.linkedin.content.common.exception.BadRequestResponseException: ShareCommentary text length (${length} characters) exceeded the maximum allowed (3000 characters)`);
         if (field(body, 'lifecycleState') !== 'PUBLISHED') throw new PlatformRefusal(422, 'UNPROCESSABLE_ENTITY', '/lifecycleState must be PUBLISHED');
+        // The Post schema's visibility: CONNECTIONS, PUBLIC, LOGGED_IN or CONTAINER (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api).
+        const visibility = required(field(body, 'visibility'), '/visibility');
+        if (!['CONNECTIONS', 'PUBLIC', 'LOGGED_IN', 'CONTAINER'].includes(visibility)) throw new PlatformRefusal(422, 'UNPROCESSABLE_ENTITY', `/visibility ${visibility} is not a MemberNetworkVisibility`);
         const media = content === undefined ? [] : postedMedia(ctx, author, content);
         const item = store.add({
           platform: 'linkedin', account, owner: author, id: `urn:li:share:${7_200_000_000_000_000_000n + BigInt(store.nextSeq())}`, kind: 'post',
-          text: unescapeLittleText(commentary), mediaUrls: [], media, parentId: null, postId: null, author, extra: { commentary, content: JSON.stringify(content ?? null) },
+          text: unescapeLittleText(commentary), mediaUrls: [], media, parentId: null, postId: null, author, extra: { commentary, content: JSON.stringify(content ?? null), visibility },
         });
         for (const upload of media) upload.attachedTo = store.upload('linkedin', upload.id)!.attachedTo = item.id;
         return { status: 201, headers: { 'x-restli-id': item.id } };
@@ -366,12 +369,37 @@ export const linkedinDialect: PlatformDialect = {
       },
     },
     {
+      // Comments API, "Delete a Comment" (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/comments-api):
+      // `DELETE /rest/socialActions/{share, ugcPost or comment URN}/comments/{comment id}?actor=`; the actor must be the
+      // comment's author and one the token acts as, with w_member_social (a member) or w_organization_social (an organization).
+      method: 'DELETE',
+      url: '/rest/socialActions/:urn/comments/:id',
+      operation: 'delete_comment',
+      handle: (ctx) => {
+        requireVersionHeaders(ctx);
+        const { store, params, query } = ctx;
+        // The comment's number under the URN named: a comment on that post, or a reply to that comment.
+        const comment = store.items.find((item) => item.platform === 'linkedin' && item.kind === 'comment' && (item.postId === params.urn || item.parentId === params.urn) && item.id.endsWith(`,${params.id})`));
+        if (!comment) throw new PlatformRefusal(404, 'NOT_FOUND', `Not Found: comment ${params.id} on ${params.urn}`);
+        const actor = required(query.actor, 'actor');
+        requireActsAs(ctx, actor, 'partnerApiSocialActions.DELETE');
+        const scope = actor.startsWith('urn:li:organization:') ? 'w_organization_social' : 'w_member_social';
+        if (!grantsScope(ctx, scope) || comment.author !== actor) throw new PlatformRefusal(403, 'ACCESS_DENIED', `Not enough permissions to access: partnerApiSocialActions.DELETE as ${actor}`);
+        store.remove(comment);
+        return { status: 204 };
+      },
+    },
+    {
       method: 'GET',
       url: '/rest/socialActions/:urn/comments',
       operation: 'list_comments',
       handle: (ctx) => {
         requireVersionHeaders(ctx);
-        const elements = ctx.store.commentsUnder('linkedin', ctx.params.urn).map(commentJson);
+        // "Get Comments on Shares" answers a post's top-level comments, "Get Comments on Comments" (the
+        // comment's URN in the path) the replies under one; each tells its reply count in commentsSummary.
+        const { store, params } = ctx;
+        const children = (urn: string) => store.items.filter((item) => item.platform === 'linkedin' && item.kind === 'comment' && item.parentId === urn);
+        const elements = children(params.urn).map((item) => ({ ...commentJson(item), commentsSummary: { aggregatedTotalComments: children(item.id).length, selectedComments: [] } }));
         return { body: { elements, paging: { start: 0, count: elements.length, total: elements.length } } };
       },
     },

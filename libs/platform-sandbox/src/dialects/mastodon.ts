@@ -1,8 +1,10 @@
 import { kindOf, MEDIA_TYPES, MediaType } from '@app/media';
-import { existing, field, NewComment, PlatformDialect, PlatformRefusal, PlatformRoute, required, rootPostId } from '../dialect';
+import { existing, field, grantsScope, NewComment, PlatformDialect, PlatformRefusal, PlatformRoute, required, rootPostId } from '../dialect';
 import { isSandboxFilePart } from '../multipart';
 import { namedToFailProcessing, SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { inspectUpload, MIB } from './uploaded-media';
+import { ModerationRefusals, ownComment } from './moderation';
+import { commentAuthor } from './comment-author';
 
 const INSTANCE = 'https://mastodon.sandbox';
 
@@ -14,8 +16,8 @@ function statusId(store: SandboxStore): string {
   return String(112_000_000_000_000_000n + BigInt(store.nextSeq()));
 }
 
-function createComment(store: SandboxStore, { account, parent, text, author }: NewComment): SandboxItem {
-  return store.add({ platform: 'mastodon', account, owner: author, id: statusId(store), kind: 'comment', text, mediaUrls: [], parentId: parent.id, postId: rootPostId(parent), author, extra: {} });
+function createComment(store: SandboxStore, { account, parent, text, author, media }: NewComment): SandboxItem {
+  return store.add({ platform: 'mastodon', account, owner: author, id: statusId(store), kind: 'comment', text, mediaUrls: [], media, parentId: parent.id, postId: rootPostId(parent), author, extra: {} });
 }
 
 /**
@@ -122,16 +124,28 @@ const MEDIA_ROUTES: PlatformRoute[] = [
   },
 ];
 
-function statusJson(item: SandboxItem) {
+/** Mastodon hides whether a status it will not let you touch exists: 404 "Record not found" either way. */
+const MASTODON_MODERATION_REFUSALS: ModerationRefusals = {
+  notFound: () => new PlatformRefusal(404, undefined, 'Record not found'),
+  notAllowed: () => new PlatformRefusal(404, undefined, 'Record not found'),
+};
+
+/**
+ * A Status entity (https://docs.joinmastodon.org/entities/Status/): `account` is its author, an
+ * Account entity (https://docs.joinmastodon.org/entities/Account/) with `id`, `username`, `acct`
+ * (the username for a local account) and `display_name`.
+ */
+function statusJson(store: SandboxStore, item: SandboxItem) {
+  const author = commentAuthor(store, item, (name) => `acct-${name}`);
   return {
     id: item.id,
     created_at: item.createdAt,
     in_reply_to_id: item.parentId,
     visibility: 'public',
     content: `<p>${escapeHtml(item.text).replace(/\n/g, '<br />')}</p>`,
-    uri: `${INSTANCE}/users/${item.author}/statuses/${item.id}`,
-    url: `${INSTANCE}/@${item.author}/${item.id}`,
-    account: { id: `acct-${item.author}`, username: item.author, acct: item.author },
+    uri: `${INSTANCE}/users/${author.handle}/statuses/${item.id}`,
+    url: `${INSTANCE}/@${author.handle}/${item.id}`,
+    account: { id: author.id, username: author.handle, acct: author.handle, display_name: author.displayName },
     media_attachments: item.media.map(attachmentJson),
   };
 }
@@ -140,6 +154,20 @@ function statusJson(item: SandboxItem) {
 const TOKEN_REFUSALS = { missing: 'The access token is invalid', unknown: 'The access token is invalid', revoked: 'The access token was revoked', expired: 'The access token expired' };
 
 /** Mastodon REST API, honouring Idempotency-Key on status creation like the real server (per account). */
+/**
+ * The options of "Post a new status" (https://docs.joinmastodon.org/methods/statuses/#create) a status keeps:
+ * visibility (public, unlisted, private or direct; default public), spoiler_text, language (an ISO 639 code).
+ * Anything else is refused with the 422 Mastodon answers for an invalid record.
+ */
+function statusOptions(body: unknown): Record<string, string> {
+  const visibility = String(field(body, 'visibility') ?? 'public');
+  if (!['public', 'unlisted', 'private', 'direct'].includes(visibility)) throw new PlatformRefusal(422, undefined, 'Validation failed: Visibility is not included in the list');
+  const spoiler = field(body, 'spoiler_text');
+  const language = field(body, 'language');
+  if (language !== undefined && !/^[a-z]{2,3}$/.test(String(language))) throw new PlatformRefusal(422, undefined, 'Validation failed: Language is not a valid ISO 639 code');
+  return { visibility, ...(typeof spoiler === 'string' && spoiler !== '' ? { spoiler_text: spoiler } : {}), ...(language !== undefined ? { language: String(language) } : {}) };
+}
+
 export const mastodonDialect: PlatformDialect = {
   platform: 'mastodon',
   error: (_status, _code, message) => ({ status: _status, body: { error: message } }),
@@ -160,19 +188,35 @@ export const mastodonDialect: PlatformDialect = {
       handle: ({ store, account, body, headers }) => {
         const key = headers['idempotency-key'];
         const remembered = typeof key === 'string' ? store.idempotency.get(`${account}|${key}`) : undefined;
-        if (remembered) return { body: statusJson(existing(store, 'mastodon', remembered)) };
+        if (remembered) return { body: statusJson(store, existing(store, 'mastodon', remembered)) };
         const media = attachableMedia(store, account, field(body, 'media_ids'));
         // "status: If media_ids is provided, this becomes optional" (https://docs.joinmastodon.org/methods/statuses/#create).
         const text = media.length > 0 ? String(field(body, 'status') ?? '') : required(field(body, 'status'), 'status');
-        if ([...text].length > 500) throw new PlatformRefusal(422, undefined, 'Validation failed: Text character limit of 500 exceeded');
+        const options = statusOptions(body);
+        // The content warning counts toward the 500 characters with the text (Mastodon's StatusLengthValidator).
+        if ([...`${options.spoiler_text ?? ''}${text}`].length > 500) throw new PlatformRefusal(422, undefined, 'Validation failed: Text character limit of 500 exceeded');
         const replyTo = field(body, 'in_reply_to_id');
         const item =
           typeof replyTo === 'string'
-            ? createComment(store, { account, parent: existing(store, 'mastodon', replyTo), text, author: account })
-            : store.add({ platform: 'mastodon', account, owner: account, id: statusId(store), kind: 'post', text, mediaUrls: [], media, parentId: null, postId: null, author: account, extra: {} });
+            ? // A reply is a status with in_reply_to_id, media_ids and all (https://docs.joinmastodon.org/methods/statuses/#create).
+              createComment(store, { account, parent: existing(store, 'mastodon', replyTo), text, author: account, media })
+            : store.add({ platform: 'mastodon', account, owner: account, id: statusId(store), kind: 'post', text, mediaUrls: [], media, parentId: null, postId: null, author: account, extra: options });
         for (const upload of media) upload.attachedTo = item.id;
         if (typeof key === 'string') store.idempotency.set(`${account}|${key}`, item.id);
-        return { body: statusJson(item) };
+        return { body: statusJson(store, item) };
+      },
+    },
+    {
+      // "Delete a status" (https://docs.joinmastodon.org/methods/statuses/#delete): write:statuses (or write);
+      // someone else's status is 404 "Record not found"; answers the deleted Status with its source `text`.
+      method: 'DELETE',
+      url: '/api/v1/statuses/:id',
+      operation: 'delete_comment',
+      handle: (ctx) => {
+        if (!grantsScope(ctx, 'write:statuses') && !grantsScope(ctx, 'write')) throw new PlatformRefusal(403, undefined, 'This action is outside the authorized scopes');
+        const status = ownComment(ctx, 'mastodon', ctx.params.id, MASTODON_MODERATION_REFUSALS);
+        ctx.store.remove(status);
+        return { body: { ...statusJson(ctx.store, status), text: status.text } };
       },
     },
     {
@@ -181,7 +225,7 @@ export const mastodonDialect: PlatformDialect = {
       operation: 'list_comments',
       handle: ({ store, params }) => {
         existing(store, 'mastodon', params.id);
-        return { body: { ancestors: [], descendants: store.commentsUnder('mastodon', params.id).map(statusJson) } };
+        return { body: { ancestors: [], descendants: store.commentsUnder('mastodon', params.id).map((status) => statusJson(store, status)) } };
       },
     },
     {
@@ -211,7 +255,7 @@ export const mastodonDialect: PlatformDialect = {
           .slice(0, limit);
         const last = statuses[statuses.length - 1];
         const link = last && statuses.length === limit ? { link: `<${baseUrl}/api/v1/accounts/${params.id}/statuses?limit=${limit}&max_id=${last.id}>; rel="next"` } : undefined;
-        return { body: statuses.map(statusJson), headers: link };
+        return { body: statuses.map((status) => statusJson(store, status)), headers: link };
       },
     },
   ],

@@ -1,10 +1,11 @@
 import type { Platform } from '@app/contracts';
 import type { SandboxIdentity } from '../auth/authority';
-import type { RouteAnswer, RouteContext } from '../dialect';
-import { PlatformRefusal } from '../dialect';
+import type { PlatformRoute, RouteAnswer, RouteContext } from '../dialect';
+import { field, PlatformRefusal, required } from '../dialect';
 import { describeSandboxMedia, SandboxMediaDescription } from '../media-host';
 import { namedToFailProcessing, PendingObject, SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { createdSince, graphTime, pageOf, pageSize } from './listing';
+import { commentOnOwnPost, ModerationRefusals } from './moderation';
 
 const DEFAULT_GRAPH_CODES: Record<number, number> = { 400: 100, 401: 190, 403: 10, 404: 803, 500: 2, 503: 2 };
 /** Errors Graph types OAuthException: credentials (1 wrong client secret, 104, 190) and permissions (10, 200-299). */
@@ -236,4 +237,65 @@ export function mediaListing(
     };
   });
   return { body: { data, paging: next ? { cursors: { after: next }, next: `${baseUrl}/${params.version}/${params.node}?after=${next}` } : {} } };
+}
+
+/** Graph's answers to a comment it cannot find (code 100, subcode 33) or may not moderate (#200). */
+export const GRAPH_MODERATION_REFUSALS: ModerationRefusals = {
+  notFound: (id) => new PlatformRefusal(400, '100/33', `Unsupported post request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`),
+  notAllowed: (id) => new PlatformRefusal(403, '200', `(#200) The user does not have permission to moderate comment ${id}`),
+};
+
+/**
+ * A true/false parameter of a Graph moderation call (Facebook's `is_hidden`, Instagram's and
+ * Threads' `hide`), from the body or the query as Graph takes either; anything else is refused
+ * with code 100 in the platform's words (`notBoolean`).
+ */
+export function graphBooleanParam(ctx: RouteContext, name: string, notBoolean: string): boolean {
+  const value = required(field(ctx.body, name) ?? ctx.query[name], name, '100');
+  if (value !== 'true' && value !== 'false') throw new PlatformRefusal(400, '100', notBoolean);
+  return value === 'true';
+}
+
+/**
+ * The comment in the path that a Facebook Page or Instagram account may delete: its own, or any
+ * comment on its own posts (Comment and IG Comment references, "Deleting").
+ */
+function commentTheOwnerModerates(ctx: RouteContext, platform: 'facebook' | 'instagram'): SandboxItem {
+  const comment = ctx.store.find(platform, ctx.params.node);
+  if (comment?.kind === 'comment' && comment.account === ctx.account) return comment;
+  return commentOnOwnPost(ctx, platform, ctx.params.node, GRAPH_MODERATION_REFUSALS);
+}
+
+/**
+ * Moderating a comment at `/{comment-id}`, the same on Facebook (Comment reference,
+ * https://developers.facebook.com/docs/graph-api/reference/comment/) and Instagram (IG Comment
+ * reference, https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-comment/),
+ * each behind its own permission (`requirePermission`): "Updating" with `hideParam` (Facebook's
+ * `is_hidden`, Instagram's `hide`) hides or shows a comment on the owner's post; "Deleting"
+ * removes the owner's own comment or any on its posts. Both answer {"success": true}.
+ */
+export function graphCommentModerationRoutes(platform: 'facebook' | 'instagram', requirePermission: (ctx: RouteContext) => void, hideParam: 'is_hidden' | 'hide'): PlatformRoute[] {
+  return [
+    {
+      method: 'POST',
+      url: '/:version/:node',
+      operation: 'hide_comment',
+      handle: (ctx) => {
+        requirePermission(ctx);
+        const hidden = graphBooleanParam(ctx, hideParam, `(#100) ${hideParam} must be a boolean`);
+        ctx.store.setHidden(commentOnOwnPost(ctx, platform, ctx.params.node, GRAPH_MODERATION_REFUSALS), hidden);
+        return { body: { success: true } };
+      },
+    },
+    {
+      method: 'DELETE',
+      url: '/:version/:node',
+      operation: 'delete_comment',
+      handle: (ctx) => {
+        requirePermission(ctx);
+        ctx.store.remove(commentTheOwnerModerates(ctx, platform));
+        return { body: { success: true } };
+      },
+    },
+  ];
 }

@@ -106,11 +106,16 @@ export const pinterestDialect: PlatformDialect = {
         const boardId = required(field(body, 'board_id'), 'board_id', '1');
         const altText = field(body, 'alt_text');
         if (altText !== undefined && (typeof altText !== 'string' || [...altText].length > ALT_TEXT_MAX)) throw invalid(`alt_text takes at most ${ALT_TEXT_MAX} characters`);
+        // "Create Pin" (https://developers.pinterest.com/docs/api/v5/pins-create): title at most 100 characters, link at most 2,048.
+        const title = field(body, 'title');
+        if (title !== undefined && (typeof title !== 'string' || [...title].length > 100)) throw invalid('title takes at most 100 characters');
+        const link = field(body, 'link');
+        if (link !== undefined && (typeof link !== 'string' || link.length > 2_048 || !/^https?:\/\//.test(link))) throw invalid('link must be a URL of at most 2048 characters');
         const media = sourceMedia(store, account, field(body, 'media_source'), typeof altText === 'string' ? altText : null);
         const item = store.add({
           platform: 'pinterest', account, owner: boardId, id: String(1_100_000_000_000_000_000n + BigInt(store.nextSeq())), kind: 'post',
           text: String(field(body, 'description') ?? ''), mediaUrls: media.urls, media: media.uploads, parentId: null, postId: null, author: account,
-          extra: { title: String(field(body, 'title') ?? ''), ...(typeof altText === 'string' ? { altText } : {}) },
+          extra: { title: String(title ?? ''), ...(typeof altText === 'string' ? { altText } : {}), ...(typeof link === 'string' ? { link } : {}) },
         });
         for (const upload of media.uploads) upload.attachedTo = item.id;
         return { status: 201, body: { id: item.id, board_id: boardId, title: item.extra.title, description: item.text, alt_text: altText ?? null, created_at: item.createdAt.replace(/\.\d+Z$/, ''), media: pinMedia(item) } };

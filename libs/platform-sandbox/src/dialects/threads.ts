@@ -1,5 +1,5 @@
 import { threadsLength } from '@app/platforms/content/text-length';
-import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteContext } from '../dialect';
+import { existing, field, grantsScope, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteContext } from '../dialect';
 import type { PendingObject, SandboxItem, SandboxStore } from '../store';
 import type { SandboxMediaDescription } from '../media-host';
 import {
@@ -7,6 +7,7 @@ import {
   carouselChildren,
   containerMedia,
   containerStatus,
+  graphBooleanParam,
   graphError,
   graphId,
   graphRateLimited,
@@ -18,8 +19,10 @@ import {
   requireFinished,
   stringParam,
   takeContainer,
+  GRAPH_MODERATION_REFUSALS,
 } from './meta-graph';
 import { GIB, MIB } from './uploaded-media';
+import { commentOnOwnPost, ownComment } from './moderation';
 
 function ownerOf(node: string, account: string): string {
   return node === 'me' ? account : node;
@@ -101,14 +104,20 @@ function createContainerMedia(ctx: RouteContext, id: string, input: Record<strin
 
 const NOTHING_DOWNLOADED: SandboxMediaDescription = { contentType: 'application/octet-stream', bytes: 0, width: null, height: null, seconds: null, status: 404 };
 
-/** A published post carrying its container's media. */
-function addPost(store: SandboxStore, account: string, owner: string, text: string, creationId: string, container: PendingObject): SandboxItem {
+/**
+ * A published post carrying its container's media; with `parent`, a reply (its container had reply_to_id,
+ * media or not: "Publishing", https://developers.facebook.com/documentation/threads/reference/publishing).
+ */
+function addPost(store: SandboxStore, account: string, owner: string, author: string, text: string, creationId: string, container: PendingObject, parent: SandboxItem | null = null): SandboxItem {
   const id = graphId(store);
   return store.add({
-    platform: 'threads', account, owner, id, kind: 'post', text, mediaUrls: containerMedia(store, container.params),
-    media: attachContainerMedia(store, 'threads', creationId, container, id), parentId: null, postId: null, author: owner, extra: {},
+    platform: 'threads', account, owner, id, kind: parent ? 'comment' : 'post', text, mediaUrls: containerMedia(store, container.params),
+    media: attachContainerMedia(store, 'threads', creationId, container, id), parentId: parent?.id ?? null, postId: parent ? rootPostId(parent) : null, author,
+    extra: stringParam(container.params, 'reply_control') ? { reply_control: stringParam(container.params, 'reply_control')! } : {},
   });
 }
+
+const REPLY_CONTROLS = ['everyone', 'accounts_you_follow', 'mentioned_only', 'parent_post_author_only', 'followers_only'];
 
 /** Threads API: containers on /{threads-user-id}/threads, /threads_publish, replies via reply_to_id. */
 export const threadsDialect: PlatformDialect = {
@@ -135,6 +144,10 @@ export const threadsDialect: PlatformDialect = {
         if (!['TEXT', 'IMAGE', 'VIDEO', 'CAROUSEL'].includes(mediaType)) throw new PlatformRefusal(400, '100', `Invalid parameter: media_type ${mediaType}`);
         const replyTo = stringParam(input, 'reply_to_id');
         if (replyTo) existing(store, 'threads', replyTo, '100');
+        // reply_control: everyone, accounts_you_follow, mentioned_only, parent_post_author_only or followers_only
+        // ("Reply Management", https://developers.facebook.com/docs/threads/reply-management).
+        const replyControl = stringParam(input, 'reply_control');
+        if (replyControl !== undefined && !REPLY_CONTROLS.includes(replyControl)) throw new PlatformRefusal(400, '100', `Invalid parameter: reply_control ${replyControl}`);
         const id = graphId(store);
         createContainerMedia(ctx, id, input, mediaType);
         store.pending.set(id, { platform: 'threads', account, owner: ownerOf(params.node, account), params: input, consumedBy: null });
@@ -154,9 +167,9 @@ export const threadsDialect: PlatformDialect = {
         const text = stringParam(container.params, 'text') ?? '';
         const replyTo = stringParam(container.params, 'reply_to_id');
         const owner = ownerOf(params.node, account);
-        const item = replyTo
-          ? createComment(store, { account, parent: existing(store, 'threads', replyTo, '100'), text, author: owner })
-          : addPost(store, account, owner, text, creationId, container);
+        // An item's `username` is the "Threads username who created the post" (Replies and Conversations,
+        // https://developers.facebook.com/documentation/threads/retrieve-and-manage-replies/replies-and-conversations): the acting user's (requireThreadsUser).
+        const item = addPost(store, account, owner, ctx.identity?.handle ?? owner, text, creationId, container, replyTo ? existing(store, 'threads', replyTo, '100') : null);
         container.consumedBy = item.id;
         return { body: { id: item.id } };
       },
@@ -200,9 +213,40 @@ export const threadsDialect: PlatformDialect = {
               timestamp: item.createdAt.replace(/\.\d+Z$/, '+0000'),
               permalink: permalink(item),
               replied_to: { id: item.parentId },
+              // Reply Management reference: hide_status HIDDEN once the post's author hid it (NOT_HUSHED otherwise).
+              hide_status: store.isHidden(item) ? 'HIDDEN' : 'NOT_HUSHED',
             })),
           },
         };
+      },
+    },
+    {
+      // Reply Management, "Hide Replies" (https://developers.facebook.com/docs/threads/reply-management):
+      // threads_manage_replies; top-level replies to the user's own posts only (nested ones go with
+      // their top-level reply and "cannot be targeted in isolation"); {"success": true}.
+      method: 'POST',
+      url: '/:version/:node/manage_reply',
+      operation: 'hide_comment',
+      handle: (ctx) => {
+        if (!grantsScope(ctx, 'threads_manage_replies')) throw new PlatformRefusal(403, '10', '(#10) Application does not have permission for this action: threads_manage_replies is required');
+        const hide = graphBooleanParam(ctx, 'hide', 'Invalid parameter: hide must be a boolean');
+        const reply = commentOnOwnPost(ctx, 'threads', ctx.params.node, GRAPH_MODERATION_REFUSALS);
+        if (reply.parentId !== reply.postId) throw new PlatformRefusal(400, '100', 'Invalid parameter: only top-level replies can be hidden');
+        ctx.store.setHidden(reply, hide);
+        return { body: { success: true } };
+      },
+    },
+    {
+      // Delete Posts (https://developers.facebook.com/docs/threads/posts/delete-posts): threads_delete;
+      // the user's own posts and replies; {"success": true, "deleted_id"}.
+      method: 'DELETE',
+      url: '/:version/:node',
+      operation: 'delete_comment',
+      handle: (ctx) => {
+        if (!grantsScope(ctx, 'threads_delete')) throw new PlatformRefusal(403, '10', '(#10) Application does not have permission for this action: threads_delete is required');
+        const reply = ownComment(ctx, 'threads', ctx.params.node, GRAPH_MODERATION_REFUSALS);
+        ctx.store.remove(reply);
+        return { body: { success: true, deleted_id: reply.id } };
       },
     },
   ],

@@ -30,6 +30,28 @@ function invalid(message: string): PlatformRefusal {
   return new PlatformRefusal(400, 'invalid_params', message);
 }
 
+/** Query Creator Info: what a public creator may post with (a private one has FOLLOWER_OF_CREATOR instead of PUBLIC_TO_EVERYONE). */
+const PUBLIC_CREATOR_PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'];
+
+/**
+ * post_info's privacy_level (required; one of the creator's privacy_level_options, else
+ * privacy_level_option_mismatch) and its boolean switches, as Direct Post documents them; kept on the item.
+ */
+function postSettings(postInfo: unknown, switches: string[]): Record<string, string> {
+  const privacyLevel = required(field(postInfo, 'privacy_level'), 'post_info.privacy_level', 'invalid_params');
+  if (!PUBLIC_CREATOR_PRIVACY_LEVELS.includes(privacyLevel)) {
+    throw new PlatformRefusal(400, 'privacy_level_option_mismatch', `privacy_level ${privacyLevel} is not one of the creator's privacy_level_options`);
+  }
+  const settings: Record<string, string> = { privacy_level: privacyLevel };
+  for (const name of switches) {
+    const value = field(postInfo, name);
+    if (value === undefined) continue;
+    if (typeof value !== 'boolean') throw invalid(`post_info.${name} must be a boolean`);
+    settings[name] = String(value);
+  }
+  return settings;
+}
+
 /** The post TikTok holds from its init on (its publish_id), under its eventual public video id. */
 function initPost({ store, account, body }: RouteContext, text: string, mediaUrls: string[], extra: Record<string, string>): SandboxItem {
   const sequence = store.nextSeq();
@@ -126,25 +148,43 @@ export const tiktokDialect: PlatformDialect = {
   unauthorized: () => tiktokDialect.error(401, 'access_token_invalid', 'The access token is invalid or not found in the request.'),
   routes: [
     {
+      // "Query Creator Info" (https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info): a public creator's options.
+      method: 'POST',
+      url: '/v2/post/publish/creator_info/query/',
+      operation: 'creator_info',
+      handle: ({ account }) => ({
+        body: answer({
+          creator_avatar_url: 'https://p16-sign.tiktokcdn-us.com/sandbox-avatar.jpeg',
+          creator_username: account,
+          creator_nickname: account,
+          privacy_level_options: PUBLIC_CREATOR_PRIVACY_LEVELS,
+          comment_disabled: false,
+          duet_disabled: false,
+          stitch_disabled: false,
+          max_video_post_duration_sec: VIDEO_MAX_SECONDS,
+        }),
+      }),
+    },
+    {
       // Direct Post, "Initialize the posting request" (https://developers.tiktok.com/doc/content-posting-api-reference-direct-post).
       method: 'POST',
       url: '/v2/post/publish/video/init/',
       operation: 'publish',
       handle: (ctx) => {
         const postInfo = field(ctx.body, 'post_info');
-        required(field(postInfo, 'privacy_level'), 'post_info.privacy_level', 'invalid_params');
+        const settings = postSettings(postInfo, ['disable_comment', 'disable_duet', 'disable_stitch']);
         const title = String(field(postInfo, 'title') ?? '');
         if (title.length > 2200) throw invalid('title is longer than 2200');
         const source = field(ctx.body, 'source_info');
         if (field(source, 'source') === 'PULL_FROM_URL') {
           const url = required(field(source, 'video_url'), 'video_url', 'invalid_params');
-          const item = initPost(ctx, title, [url], { source: 'PULL_FROM_URL' });
+          const item = initPost(ctx, title, [url], { source: 'PULL_FROM_URL', ...settings });
           attach(item, [pulledUpload(ctx.store, ctx.account, url, 'video')]);
           return { body: answer({ publish_id: item.extra.publishId }) };
         }
         if (field(source, 'source') !== 'FILE_UPLOAD') throw invalid('source_info.source must be FILE_UPLOAD or PULL_FROM_URL');
         const plan = fileUploadPlan(source);
-        const item = initPost(ctx, title, [], { source: 'FILE_UPLOAD' });
+        const item = initPost(ctx, title, [], { source: 'FILE_UPLOAD', ...settings });
         const uploadId = String(ctx.store.nextSeq());
         const uploadToken = `tok${uploadId}x${Date.now().toString(36)}`;
         attach(item, [
@@ -197,7 +237,7 @@ export const tiktokDialect: PlatformDialect = {
       handle: (ctx) => {
         if (field(ctx.body, 'media_type') !== 'PHOTO') throw invalid('media_type must be PHOTO');
         const postInfo = field(ctx.body, 'post_info');
-        required(field(postInfo, 'privacy_level'), 'post_info.privacy_level', 'invalid_params');
+        const settings = postSettings(postInfo, ['disable_comment', 'auto_add_music']);
         if (String(field(postInfo, 'title') ?? '').length > 90) throw invalid('title is longer than 90');
         const description = String(field(postInfo, 'description') ?? '');
         if (description.length > 4000) throw invalid('description is longer than 4000');
@@ -207,7 +247,7 @@ export const tiktokDialect: PlatformDialect = {
         if (!Array.isArray(photos) || photos.length === 0 || photos.length > PHOTOS_MAX) throw invalid(`photo_images takes 1 to ${PHOTOS_MAX} urls`);
         const cover = field(source, 'photo_cover_index');
         if (typeof cover !== 'number' || cover < 0 || cover >= photos.length) throw invalid('photo_cover_index must index photo_images');
-        const item = initPost(ctx, description, photos.map(String), { source: 'PULL_FROM_URL' });
+        const item = initPost(ctx, description, photos.map(String), { source: 'PULL_FROM_URL', ...settings });
         attach(item, photos.map((url) => pulledUpload(ctx.store, ctx.account, String(url), 'photo')));
         return { body: answer({ publish_id: item.extra.publishId }) };
       },

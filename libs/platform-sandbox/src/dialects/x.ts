@@ -1,9 +1,11 @@
 import { xWeightedLength } from '@app/platforms/content/text-length';
-import { existing, field, NewComment, PlatformDialect, PlatformRefusal, PlatformRoute, required, resetEpochSeconds, RouteAnswer, rootPostId } from '../dialect';
+import { existing, field, grantsScope, NewComment, PlatformDialect, PlatformRefusal, PlatformRoute, required, resetEpochSeconds, RouteAnswer, RouteContext, rootPostId } from '../dialect';
 import { isSandboxFilePart, SandboxFilePart } from '../multipart';
 import { namedToFailProcessing, SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { GIB, inspectUpload, MIB } from './uploaded-media';
 import { createdSince, pageOf, pageSize } from './listing';
+import { commentAuthor } from './comment-author';
+import { commentOnOwnPost, ModerationRefusals, ownComment } from './moderation';
 
 const TITLES: Record<number, string> = { 400: 'Invalid Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' };
 
@@ -11,8 +13,8 @@ function postId(store: SandboxStore): string {
   return String(1_790_000_000_000_000_000n + BigInt(store.nextSeq()));
 }
 
-function createComment(store: SandboxStore, { account, parent, text, author }: NewComment): SandboxItem {
-  return store.add({ platform: 'x', account, owner: author, id: postId(store), kind: 'comment', text, mediaUrls: [], parentId: parent.id, postId: rootPostId(parent), author, extra: {} });
+function createComment(store: SandboxStore, { account, parent, text, author, media }: NewComment): SandboxItem {
+  return store.add({ platform: 'x', account, owner: author, id: postId(store), kind: 'comment', text, mediaUrls: [], media, parentId: parent.id, postId: rootPostId(parent), author, extra: {} });
 }
 
 
@@ -32,7 +34,19 @@ const SINGLE_REQUEST_CATEGORIES = ['tweet_image', 'dm_image', 'subtitles'];
 const MAX_SEGMENT_BYTES = 5 * MIB;
 const MAX_SEGMENT_INDEX = 999;
 const MAX_ALT_TEXT = 1_000;
+const REPLY_SETTINGS = ['following', 'mentionedUsers', 'subscribers', 'verified'];
 const UPLOAD_LIFETIME_SECS = 86_400;
+
+/** X's problems for a post it cannot find, or one the user may not hide or delete. */
+const X_MODERATION_REFUSALS: ModerationRefusals = {
+  notFound: (id) => new PlatformRefusal(404, 'resource-not-found', `Could not find tweet with id: [${id}].`),
+  notAllowed: () => new PlatformRefusal(403, undefined, 'You are not allowed to hide or delete this Tweet: it is not yours or not in a conversation you started.'),
+};
+
+/** A token without the scope an endpoint lists (its "Authorization" section) is Forbidden. */
+function requireXScope(ctx: RouteContext, scope: string): void {
+  if (!grantsScope(ctx, scope)) throw new PlatformRefusal(403, 'client-forbidden', `The access token was not granted the ${scope} scope this endpoint requires.`);
+}
 
 function invalid(detail: string): PlatformRefusal {
   return new PlatformRefusal(400, 'invalid-request', detail);
@@ -259,12 +273,43 @@ export const xDialect: PlatformDialect = {
         // 280 weighted characters, counted as "Counting characters" documents (https://docs.x.com/fundamentals/counting-characters).
         if (xWeightedLength(text) > 280) throw new PlatformRefusal(400, 'invalid-request', 'Your Tweet text is too long. For more information on how Twitter determines text length see https://github.com/twitter/twitter-text.');
         const replyTo = field(field(body, 'reply'), 'in_reply_to_tweet_id');
+        const replySettings = field(body, 'reply_settings');
+        // reply_settings: "following", "mentionedUsers", "subscribers" or "verified" ("Create or Edit Post", https://docs.x.com/x-api/posts/create-or-edit-post).
+        if (replySettings !== undefined && !REPLY_SETTINGS.includes(String(replySettings))) throw invalid(`reply_settings must be one of ${REPLY_SETTINGS.join(', ')}`);
         const item =
           typeof replyTo === 'string'
-            ? createComment(store, { account, parent: existing(store, 'x', replyTo, 'invalid-request'), text, author: account })
-            : store.add({ platform: 'x', account, owner: account, id: postId(store), kind: 'post', text, mediaUrls: [], media, parentId: null, postId: null, author: account, extra: {} });
+            ? // A reply is a Post with reply.in_reply_to_tweet_id, media and all ("Create Post", https://docs.x.com/x-api/posts/create-post).
+              createComment(store, { account, parent: existing(store, 'x', replyTo, 'invalid-request'), text, author: account, media })
+            : store.add({ platform: 'x', account, owner: account, id: postId(store), kind: 'post', text, mediaUrls: [], media, parentId: null, postId: null, author: account, extra: replySettings === undefined ? {} : { reply_settings: String(replySettings) } });
         for (const upload of media) upload.attachedTo ??= item.id;
         return { status: 201, body: { data: { id: item.id, text: item.text, edit_history_tweet_ids: [item.id] } } };
+      },
+    },
+    {
+      // "Hide replies" (https://docs.x.com/x-api/posts/hide-replies/introduction): tweet.moderate.write;
+      // "You can only hide replies to conversations you started"; answers {"data": {"hidden"}}.
+      method: 'PUT',
+      url: '/2/tweets/:id/hidden',
+      operation: 'hide_comment',
+      handle: (ctx) => {
+        requireXScope(ctx, 'tweet.moderate.write');
+        const hidden = field(ctx.body, 'hidden');
+        if (typeof hidden !== 'boolean') throw invalid('hidden must be a boolean');
+        const reply = commentOnOwnPost(ctx, 'x', ctx.params.id, X_MODERATION_REFUSALS);
+        ctx.store.setHidden(reply, hidden);
+        return { body: { data: { hidden } } };
+      },
+    },
+    {
+      // "Delete Post" (https://developer.x.com/en/docs/x-api/tweets/manage-tweets/api-reference/delete-tweets-id): tweet.write; the user's own posts only;
+      // answers {"data": {"deleted": true}}.
+      method: 'DELETE',
+      url: '/2/tweets/:id',
+      operation: 'delete_comment',
+      handle: (ctx) => {
+        requireXScope(ctx, 'tweet.write');
+        ctx.store.remove(ownComment(ctx, 'x', ctx.params.id, X_MODERATION_REFUSALS));
+        return { body: { data: { deleted: true } } };
       },
     },
     {
@@ -275,17 +320,22 @@ export const xDialect: PlatformDialect = {
         const conversation = /^conversation_id:(\d+)$/.exec(query.query ?? '');
         if (!conversation) throw new PlatformRefusal(400, 'invalid-request', 'query must be conversation_id:<id> in the sandbox');
         const replies = store.commentsUnder('x', conversation[1]);
+        // author_id is the writer's user id; with expansions=author_id, includes.users holds each
+        // writer's {id, username, name} ("Search Posts", recent search quick start:
+        // https://docs.x.com/x-api/posts/search/quickstart/recent-search).
+        const authors = new Map(replies.map((item) => [item.id, commentAuthor(store, item, (name) => `u-${name}`)]));
+        const users = new Map([...authors.values()].map((author) => [author.id, { id: author.id, username: author.handle, name: author.displayName }]));
         return {
           body: {
             data: replies.map((item) => ({
               id: item.id,
               text: item.text,
-              author_id: `u-${item.author}`,
+              author_id: authors.get(item.id)?.id,
               created_at: item.createdAt,
               conversation_id: conversation[1],
               referenced_tweets: [{ type: 'replied_to', id: item.parentId }],
             })),
-            includes: { users: [...new Set(replies.map((item) => item.author))].map((author) => ({ id: `u-${author}`, username: author, name: author })) },
+            includes: { users: [...users.values()] },
             meta: { result_count: replies.length },
           },
         };

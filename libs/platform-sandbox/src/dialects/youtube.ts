@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId } from '../dialect';
+import { existing, field, grantsScope, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteContext } from '../dialect';
 import type { RouteAnswer } from '../dialect';
 import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { contentRange, GIB, inspectUpload } from './uploaded-media';
 import { pageOf, pageSize } from './listing';
+import { commentOnOwnPost, ModerationRefusals, ownComment } from './moderation';
+import { commentAuthor } from './comment-author';
 
 const DEFAULT_REASONS: Record<number, string> = { 400: 'badRequest', 401: 'authError', 403: 'forbidden', 404: 'notFound', 500: 'backendError', 503: 'backendError' };
 
@@ -21,7 +23,28 @@ function createComment(store: SandboxStore, { account, parent, text, author }: N
   return store.add({ platform: 'youtube', account, owner: author, id, kind: 'comment', text, mediaUrls: [], parentId: parent.id, postId: rootPostId(parent), author, extra: {} });
 }
 
-function commentJson(item: SandboxItem) {
+/** A comment's moderation status as the owner set it (setModerationStatus); published until then. */
+function moderationStatusOf(store: SandboxStore, comment: SandboxItem): string {
+  return store.isHidden(comment) ? (comment.extra.moderationStatus ?? 'heldForReview') : 'published';
+}
+
+/** The errors of the setModerationStatus and delete pages: 404 commentNotFound, 403 forbidden. */
+const YOUTUBE_MODERATION_REFUSALS: ModerationRefusals = {
+  notFound: () => new PlatformRefusal(404, 'commentNotFound', 'The comment could not be found.'),
+  notAllowed: () => new PlatformRefusal(403, 'forbidden', 'The comment could not be moderated or deleted due to insufficient permissions. The request might not be properly authorized.'),
+};
+
+/** Both calls list only https://www.googleapis.com/auth/youtube.force-ssl; Google refuses other tokens with insufficientPermissions. */
+function requireForceSsl(ctx: RouteContext): void {
+  if (!grantsScope(ctx, 'https://www.googleapis.com/auth/youtube.force-ssl')) throw new PlatformRefusal(403, 'insufficientPermissions', 'Request had insufficient authentication scopes.');
+}
+
+/**
+ * A comment resource ("Comments", https://developers.google.com/youtube/v3/docs/comments):
+ * snippet.authorDisplayName and snippet.authorChannelId.value (the author's channel id) name its author.
+ */
+function commentJson(store: SandboxStore, item: SandboxItem) {
+  const author = commentAuthor(store, item, (name) => `UC${name}`);
   return {
     kind: 'youtube#comment',
     id: item.id,
@@ -29,7 +52,8 @@ function commentJson(item: SandboxItem) {
       videoId: item.postId,
       textOriginal: item.text,
       textDisplay: item.text,
-      authorDisplayName: item.author,
+      authorDisplayName: author.displayName,
+      authorChannelId: { value: author.id },
       publishedAt: item.createdAt,
       ...(item.parentId !== item.postId ? { parentId: item.parentId } : {}),
     },
@@ -96,12 +120,44 @@ function resumeIncomplete(upload: SandboxUpload): RouteAnswer {
   return { status: 308, headers };
 }
 
+const VIDEO_SETTINGS = ['privacyStatus', 'tags', 'categoryId', 'selfDeclaredMadeForKids'];
+
+/**
+ * What the `videos` resource (https://developers.google.com/youtube/v3/docs/videos) takes besides title and description,
+ * refused with videos.insert's documented errors (https://developers.google.com/youtube/v3/docs/videos/insert#errors):
+ * status.privacyStatus private, public or unlisted (invalidVideoMetadata), snippet.tags at most 500 characters in all
+ * (invalidTags), snippet.categoryId a category id (invalidCategoryId), status.selfDeclaredMadeForKids a boolean; a title
+ * with < or > is invalidTitle. Kept on the item as text (tags comma-joined).
+ */
+function videoSettings(body: unknown): Record<string, string> {
+  const snippet = field(body, 'snippet');
+  const status = field(body, 'status');
+  if (/[<>]/.test(String(field(snippet, 'title') ?? ''))) throw new PlatformRefusal(400, 'invalidTitle', 'The request metadata specifies an invalid video title.');
+  const privacyStatus = String(field(status, 'privacyStatus') ?? 'public');
+  if (!['private', 'public', 'unlisted'].includes(privacyStatus)) throw new PlatformRefusal(400, 'invalidVideoMetadata', `The request metadata is invalid: status.privacyStatus ${privacyStatus}`);
+  const tags = field(snippet, 'tags');
+  if (tags !== undefined && (!Array.isArray(tags) || tags.some((tag) => typeof tag !== 'string') || tags.join('').length > 500)) {
+    throw new PlatformRefusal(400, 'invalidTags', 'The request metadata specifies invalid video keywords.');
+  }
+  const categoryId = field(snippet, 'categoryId');
+  if (categoryId !== undefined && !/^\d+$/.test(String(categoryId))) throw new PlatformRefusal(400, 'invalidCategoryId', 'The snippet.categoryId property specifies an invalid category ID.');
+  const madeForKids = field(status, 'selfDeclaredMadeForKids');
+  if (madeForKids !== undefined && typeof madeForKids !== 'boolean') throw new PlatformRefusal(400, 'invalidVideoMetadata', 'The request metadata is invalid: status.selfDeclaredMadeForKids must be a boolean');
+  return {
+    privacyStatus,
+    ...(Array.isArray(tags) ? { tags: tags.join(',') } : {}),
+    ...(categoryId !== undefined ? { categoryId: String(categoryId) } : {}),
+    ...(madeForKids !== undefined ? { selfDeclaredMadeForKids: String(madeForKids) } : {}),
+  };
+}
+
 /** The video the completed upload makes; YouTube processes it afterwards. */
 function createVideo(store: SandboxStore, account: string, params: Record<string, unknown>, upload: SandboxUpload): SandboxItem {
   store.startProcessing(upload);
   const item = store.add({
     platform: 'youtube', account, owner: account, id: youtubeId(11), kind: 'post', text: String(params.description), mediaUrls: [], media: [upload],
-    parentId: null, postId: null, author: account, extra: { title: String(params.title), bytes: String(upload.receivedBytes) },
+    parentId: null, postId: null, author: account,
+    extra: { title: String(params.title), bytes: String(upload.receivedBytes), ...Object.fromEntries(Object.entries(params).filter(([name]) => VIDEO_SETTINGS.includes(name)).map(([name, value]) => [name, String(value)])) },
   });
   upload.attachedTo = item.id;
   return item;
@@ -136,7 +192,7 @@ export const youtubeDialect: PlatformDialect = {
         const declaredLength = Number(headerValue(headers['x-upload-content-length']) ?? Number.NaN);
         if (declaredLength > MAX_VIDEO_BYTES) throw new PlatformRefusal(400, 'uploadLimitExceeded', 'The video is larger than the 256 GB YouTube takes.');
         const uploadId = `upl-${store.nextSeq()}`;
-        store.pending.set(uploadId, { platform: 'youtube', account, owner: account, params: { title, description: String(field(field(body, 'snippet'), 'description') ?? '') }, consumedBy: null });
+        store.pending.set(uploadId, { platform: 'youtube', account, owner: account, params: { title, description: String(field(field(body, 'snippet'), 'description') ?? ''), ...videoSettings(body) }, consumedBy: null });
         store.addUpload({
           platform: 'youtube', account, id: uploadId, contentType: declaredType ?? 'application/octet-stream', declaredBytes: Number.isSafeInteger(declaredLength) ? declaredLength : -1,
           receivedBytes: 0, width: null, height: null, durationSeconds: null, altText: null, state: 'uploading', readyAt: Number.POSITIVE_INFINITY,
@@ -191,7 +247,7 @@ export const youtubeDialect: PlatformDialect = {
         const video = existing(store, 'youtube', required(field(snippet, 'videoId'), 'snippet.videoId', 'videoNotFound'), 'videoNotFound');
         const text = required(field(field(field(snippet, 'topLevelComment'), 'snippet'), 'textOriginal'), 'textOriginal', 'commentTextRequired');
         const comment = createComment(store, { account, parent: video, text, author: account });
-        return { body: { kind: 'youtube#commentThread', id: comment.id, snippet: { videoId: video.id, topLevelComment: commentJson(comment) } } };
+        return { body: { kind: 'youtube#commentThread', id: comment.id, snippet: { videoId: video.id, topLevelComment: commentJson(store, comment) } } };
       },
     },
     {
@@ -202,7 +258,7 @@ export const youtubeDialect: PlatformDialect = {
         const snippet = field(body, 'snippet');
         const parent = existing(store, 'youtube', required(field(snippet, 'parentId'), 'snippet.parentId', 'parentCommentNotFound'), 'parentCommentNotFound');
         const comment = createComment(store, { account, parent, text: required(field(snippet, 'textOriginal'), 'textOriginal', 'commentTextRequired'), author: account });
-        return { body: commentJson(comment) };
+        return { body: commentJson(store, comment) };
       },
     },
     {
@@ -230,12 +286,49 @@ export const youtubeDialect: PlatformDialect = {
       },
     },
     {
+      // "Comments: setModerationStatus" (https://developers.google.com/youtube/v3/docs/comments/setModerationStatus):
+      // youtube.force-ssl, by the owner of the comments' video; heldForReview / published / rejected, and
+      // "You can't change the moderation status of a rejected comment to published". Answers 204.
+      method: 'POST',
+      url: '/youtube/v3/comments/setModerationStatus',
+      operation: 'hide_comment',
+      handle: (ctx) => {
+        requireForceSsl(ctx);
+        const status = required(ctx.query.moderationStatus, 'moderationStatus', 'invalidModerationStatus');
+        if (!['heldForReview', 'published', 'rejected'].includes(status)) throw new PlatformRefusal(400, 'invalidModerationStatus', `Invalid moderationStatus ${status}`);
+        const comments = required(ctx.query.id, 'id', 'idRequired').split(',').map((id) => commentOnOwnPost(ctx, 'youtube', id, YOUTUBE_MODERATION_REFUSALS));
+        for (const comment of comments) {
+          if (status === 'published' && comment.extra.moderationStatus === 'rejected') throw new PlatformRefusal(400, 'processingFailure', "You can't change the moderation status of a rejected comment to published.");
+        }
+        for (const comment of comments) {
+          comment.extra.moderationStatus = status;
+          ctx.store.setHidden(comment, status !== 'published');
+        }
+        return { status: 204 };
+      },
+    },
+    {
+      // "Comments: delete" (https://developers.google.com/youtube/v3/docs/comments/delete): youtube.force-ssl;
+      // "can only be used by the comment's original author" (setModerationStatus page). Answers 204.
+      method: 'DELETE',
+      url: '/youtube/v3/comments',
+      operation: 'delete_comment',
+      handle: (ctx) => {
+        requireForceSsl(ctx);
+        ctx.store.remove(ownComment(ctx, 'youtube', required(ctx.query.id, 'id', 'idRequired'), YOUTUBE_MODERATION_REFUSALS));
+        return { status: 204 };
+      },
+    },
+    {
       method: 'GET',
       url: '/youtube/v3/commentThreads',
       operation: 'list_comments',
       handle: ({ store, query }) => {
         const video = existing(store, 'youtube', query.videoId ?? '', 'videoNotFound');
-        const all = store.commentsUnder('youtube', video.id);
+        // "CommentThreads: list": moderationStatus limits the threads to one status, "published" by default,
+        // so held and rejected comments leave the default listing.
+        const status = query.moderationStatus ?? 'published';
+        const all = store.commentsUnder('youtube', video.id).filter((comment) => moderationStatusOf(store, comment) === status);
         return {
           body: {
             kind: 'youtube#commentThreadListResponse',
@@ -244,8 +337,8 @@ export const youtubeDialect: PlatformDialect = {
               .map((top) => ({
                 kind: 'youtube#commentThread',
                 id: top.id,
-                snippet: { videoId: video.id, topLevelComment: commentJson(top) },
-                replies: { comments: all.filter((reply) => reply.parentId === top.id).map(commentJson) },
+                snippet: { videoId: video.id, topLevelComment: commentJson(store, top) },
+                replies: { comments: all.filter((reply) => reply.parentId === top.id).map((reply) => commentJson(store, reply)) },
               })),
           },
         };

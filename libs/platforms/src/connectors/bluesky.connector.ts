@@ -1,5 +1,5 @@
 import type { MediaFile, MediaRef } from '@app/media';
-import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
+import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
 import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { graphemeLength, utf8ByteLength } from '../content/text-length';
@@ -19,6 +19,9 @@ export const BLUESKY_TEXT: TextRule[] = [
   { field: 'text', max: 3_000, measure: utf8ByteLength, unit: 'bytes of UTF-8' },
 ];
 const POST_COLLECTION = 'app.bsky.feed.post';
+const THREADGATE_COLLECTION = 'app.bsky.feed.threadgate';
+/** The threadgate lexicon's maxLength of hiddenReplies. */
+const MAX_HIDDEN_REPLIES = 300;
 
 /**
  * What a post's embed takes (lexicons in github.com/bluesky-social/atproto, lexicons/app/bsky/embed):
@@ -79,12 +82,12 @@ export class BlueskyConnector implements PlatformConnector {
       mediaCountRefusal(request.media, BLUESKY_MEDIA, 'Bluesky'),
     );
     if (refusal) return failed(refusal);
-    if (request.media.length === 0) return toOutcome(() => this.createPost(account, { text }));
+    if (request.media.length === 0) return toOutcome(async () => this.createPost(account, { text, ...(await this.replyOf(account, request.replyTo)) }));
     return toOutcome(() =>
       withCheckedMedia(this.ctx.media, request.media, BLUESKY_MEDIA, 'Bluesky', async (files) => {
         const videoAltRefusal = videoAltTooLong(files, request.media);
         if (videoAltRefusal) throw new PlatformCallFailed(videoAltRefusal);
-        return this.createPost(account, { text, embed: await this.embed(account, files, request.media) });
+        return this.createPost(account, { text, ...(await this.replyOf(account, request.replyTo)), embed: await this.embed(account, files, request.media) });
       }),
     );
   }
@@ -93,12 +96,19 @@ export class BlueskyConnector implements PlatformConnector {
     const refusal = firstRefusal(requireText(text), checkText(text, ...BLUESKY_TEXT));
     if (refusal) return failed(refusal);
     const parentUri = target.kind === 'post' ? target.platformPostId : target.platformCommentId;
-    return toOutcome(async () => {
-      const parent = await this.getRecord(account, parentUri);
-      const parentRef = { uri: parent.uri, cid: parent.cid };
-      const root = at(parent.value, 'reply', 'root') ?? parentRef;
-      return this.createPost(account, { text, reply: { root, parent: parentRef } });
-    });
+    return toOutcome(async () => this.createPost(account, { text, ...(await this.replyOf(account, parentUri)) }));
+  }
+
+  /**
+   * A reply's `reply` field: strong refs ({uri, cid}) to its parent and to its thread's root (the
+   * parent's own root, or the parent when it is a top-level post), the parent read with getRecord
+   * ("Posts", Replies, https://docs.bsky.app/docs/advanced-guides/posts). Nothing for a post that replies to none.
+   */
+  private async replyOf(account: ConnectorAccount, parentUri: string | undefined): Promise<{ reply?: { root: unknown; parent: { uri: string; cid: string } } }> {
+    if (!parentUri) return {};
+    const parent = await this.getRecord(account, parentUri);
+    const parentRef = { uri: parent.uri, cid: parent.cid };
+    return { reply: { root: at(parent.value, 'reply', 'root') ?? parentRef, parent: parentRef } };
   }
 
   /**
@@ -121,6 +131,70 @@ export class BlueskyConnector implements PlatformConnector {
     });
   }
 
+  /**
+   * Hides a reply (or shows it again) through the thread's threadgate (app.bsky.feed.threadgate,
+   * https://github.com/bluesky-social/atproto/blob/main/lexicons/app/bsky/feed/threadgate.json): a
+   * record in the root post author's repo, its rkey the root post's, whose `hiddenReplies` (at most
+   * 300 at-uris) lists the replies the author hid. Read with com.atproto.repo.getRecord (none yet:
+   * 400 RecordNotFound), written whole with com.atproto.repo.putRecord
+   * (https://docs.bsky.app/docs/api/com-atproto-repo-put-record), `swapRecord` the cid read, so a change
+   * made in between is refused (InvalidSwap) rather than overwritten. Its `allow` rules are kept as they
+   * are; a new threadgate has none, which lets anyone reply (so hiding never restricts replies). Only the
+   * root post's author can write it: another account is refused without a request.
+   */
+  async setCommentHidden(account: ConnectorAccount, comment: CommentRef, hidden: boolean): Promise<void> {
+    const root = parseAtUri(comment.platformPostId);
+    if (!root || root.repo !== account.identity.platformAccountId) {
+      throw new PlatformCallFailed({ code: 'not_thread_author', message: `only the author of ${comment.platformPostId} can hide replies in its thread`, retryable: false });
+    }
+    const gate = { repo: root.repo, collection: THREADGATE_COLLECTION, rkey: root.rkey };
+    const current = await this.threadgate(account, gate);
+    const others = arrayAt(current?.value, 'hiddenReplies').filter((uri) => uri !== comment.platformCommentId);
+    const hiddenReplies = hidden ? [...others, comment.platformCommentId] : others;
+    if (hiddenReplies.length > MAX_HIDDEN_REPLIES) {
+      throw new PlatformCallFailed({ code: 'too_many_hidden_replies', message: `a Bluesky thread hides at most ${MAX_HIDDEN_REPLIES} replies`, retryable: false });
+    }
+    const record = {
+      // The threadgate as it was (its `allow` rules and any field this connector does not know), changed only where it hides.
+      ...(typeof current?.value === 'object' && current.value !== null ? current.value : {}),
+      $type: THREADGATE_COLLECTION,
+      post: comment.platformPostId,
+      createdAt: stringAt(current?.value, 'createdAt') ?? new Date().toISOString(),
+      hiddenReplies,
+    };
+    await this.http.send({
+      method: 'POST',
+      url: `${this.xrpc(account)}/com.atproto.repo.putRecord`,
+      headers: bearer(account),
+      json: { ...gate, record, ...(current ? { swapRecord: current.cid } : {}) },
+    });
+  }
+
+  /** The thread's threadgate record, null when the author never wrote one (getRecord answers 400 RecordNotFound). */
+  private async threadgate(account: ConnectorAccount, gate: { repo: string; collection: string; rkey: string }): Promise<{ cid: string; value: unknown } | null> {
+    try {
+      const response = await this.http.send({ method: 'GET', url: `${this.xrpc(account)}/com.atproto.repo.getRecord?${new URLSearchParams(gate)}`, headers: bearer(account) });
+      const cid = stringAt(response.body, 'cid');
+      if (!cid) throw malformedAnswer('cid');
+      return { cid, value: at(response.body, 'value') };
+    } catch (error) {
+      if (error instanceof PlatformCallFailed && error.error.code === 'record_not_found') return null;
+      throw error;
+    }
+  }
+
+  /**
+   * `com.atproto.repo.deleteRecord` {repo, collection, rkey} (https://docs.bsky.app/docs/api/com-atproto-repo-delete-record):
+   * a reply is a post record in its author's repo, named by its at:// uri; a PDS deletes only from the
+   * session's own repo. Answers 200 (with the commit, none when the record was already gone).
+   */
+  async deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void> {
+    const parts = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(comment.platformCommentId);
+    if (!parts) throw new PlatformCallFailed({ code: 'invalid_comment_id', message: `${comment.platformCommentId} is not an at:// record uri`, retryable: false });
+    const [, repo, collection, rkey] = parts;
+    await this.http.send({ method: 'POST', url: `${this.xrpc(account)}/com.atproto.repo.deleteRecord`, headers: bearer(account), json: { repo, collection, rkey } });
+  }
+
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
     const query = new URLSearchParams({ uri: platformPostId, depth: '10' });
     const response = await this.http.send({ method: 'GET', url: `${this.xrpc(account)}/app.bsky.feed.getPostThread?${query}`, headers: bearer(account) });
@@ -133,6 +207,8 @@ export class BlueskyConnector implements PlatformConnector {
         comments.push({
           platformCommentId: uri,
           author: handle,
+          // A post view's author is a profileViewBasic {did, handle} (https://docs.bsky.app/docs/api/app-bsky-feed-get-post-thread).
+          authorPlatformId: stringAt(reply, 'post', 'author', 'did') ?? null,
           text: stringAt(reply, 'post', 'record', 'text') ?? '',
           createdAt: stringAt(reply, 'post', 'record', 'createdAt') ?? '',
           url: postUrl(handle, uri),

@@ -1,5 +1,5 @@
 import type { MediaFetcher, MediaFile, MediaRef } from '@app/media';
-import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
+import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
 import { GIB, MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength } from '../content/text-length';
@@ -8,7 +8,9 @@ import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer 
 import { arrayAt, at, bearer, ConnectorContext, stringAt } from './connector-context';
 import { findInWindow, platformTimeMs, PublishedCandidate, windowStartMs } from './published-lookup';
 import { uploadAll, uploadFileName } from './media-upload';
-import { GRAPH_API_VERSION, graphHttp } from './meta-graph';
+import { GRAPH_API_VERSION, graphDeleted, graphHttp, graphSucceeded } from './meta-graph';
+import { MetaPlacement, placementMediaRefusal } from '../options/meta-placement';
+import { FacebookOptions, optionsOf } from '../options/platform-options';
 
 /** A Facebook post's message takes up to 63,206 characters. */
 export const FACEBOOK_TEXT: TextRule = { field: 'message', max: 63_206, measure: codePointLength, unit: 'characters' };
@@ -35,6 +37,27 @@ export const FACEBOOK_MEDIA: PlatformMediaRules = {
   gif: { types: ['image/gif'], maxBytes: PHOTO_MAX_BYTES },
   video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 1.75 * GIB, maxSeconds: 45 * 60, minAspectRatio: 9 / 16, maxAspectRatio: 16 / 9 },
   maxAltText: 1_000,
+};
+
+/**
+ * A reel ("Reels Publishing API", https://developers.facebook.com/docs/video-api/guides/reels-publishing,
+ * video specifications): one video, MP4 recommended, 3 to 90 seconds (9x16 recommended, not required).
+ */
+export const FACEBOOK_REEL_MEDIA: PlatformMediaRules = {
+  maxItems: 1,
+  video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 1.75 * GIB, minSeconds: 3, maxSeconds: 90 },
+};
+
+/**
+ * A Page story ("Page Stories API", https://developers.facebook.com/docs/page-stories-api, media
+ * requirements): one photo (the photo specifications: files of at most 10 MB) or one video of
+ * 3 to 60 seconds ("Video stories can not exceed 60 seconds"). Stories take no alt text.
+ */
+export const FACEBOOK_STORY_MEDIA: PlatformMediaRules = {
+  maxItems: 1,
+  image: FACEBOOK_MEDIA.image,
+  gif: FACEBOOK_MEDIA.gif,
+  video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 1.75 * GIB, minSeconds: 3, maxSeconds: 60 },
 };
 
 /**
@@ -69,6 +92,8 @@ export class FacebookConnector implements PlatformConnector {
       mediaCountRefusal(request.media, FACEBOOK_MEDIA, 'Facebook'),
     );
     if (refusal) return failed(refusal);
+    const { placement = 'feed' } = optionsOf<FacebookOptions>(request);
+    if (placement !== 'feed') return this.publishPlacement(account, request, placement);
     if (request.media.length === 0) {
       return toOutcome(async () => {
         const id = await this.create(account, `${this.pageBase(account)}/feed`, { message: request.content });
@@ -130,6 +155,21 @@ export class FacebookConnector implements PlatformConnector {
     });
   }
 
+  /**
+   * `POST /{comment-id}` with `is_hidden` (Comment reference, "Updating",
+   * https://developers.facebook.com/docs/graph-api/reference/comment/): a Page token with
+   * pages_manage_engagement hides a comment on the Page's posts from everyone but its author
+   * and the Page's admins. Answers {"success": true}.
+   */
+  async setCommentHidden(account: ConnectorAccount, comment: CommentRef, hidden: boolean): Promise<void> {
+    await graphSucceeded(this.http, { method: 'POST', url: `${this.graph}/${encodeURIComponent(comment.platformCommentId)}`, account, form: { is_hidden: String(hidden) } });
+  }
+
+  /** `DELETE /{comment-id}` (Comment reference, "Deleting"): answers {"success": true}. */
+  async deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void> {
+    await graphDeleted(this.http, `${this.graph}/${encodeURIComponent(comment.platformCommentId)}`, account);
+  }
+
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
     const fields = 'id,message,created_time,from,permalink_url,parent{id}';
     const response = await this.http.send({
@@ -142,7 +182,10 @@ export class FacebookConnector implements PlatformConnector {
       if (!id) throw malformedAnswer('id on a comment');
       return {
         platformCommentId: id,
+        // Comment reference (https://developers.facebook.com/docs/graph-api/reference/comment/): `from` {name, id},
+        // the Page itself on the Page's replies.
         author: stringAt(comment, 'from', 'name') ?? 'unknown',
+        authorPlatformId: stringAt(comment, 'from', 'id') ?? null,
         text: stringAt(comment, 'message') ?? '',
         createdAt: stringAt(comment, 'created_time') ?? '',
         url: stringAt(comment, 'permalink_url') ?? commentUrl(platformPostId, id),
@@ -172,20 +215,12 @@ export class FacebookConnector implements PlatformConnector {
   }
 
   /**
-   * Several photos: each uploaded unpublished (`published=false`, side by side and safe to
-   * repeat: an unpublished photo shows nowhere), then one feed post attaching them in order,
-   * `attached_media[n]={"media_fbid":"<photo id>"}` (Page Feed reference and Uploading
-   * Photos, "Publishing a multi-photo story").
+   * Several photos: each uploaded unpublished (uploadUnpublishedPhoto, side by side), then one
+   * feed post attaching them in order, `attached_media[n]={"media_fbid":"<photo id>"}` (Page
+   * Feed reference and Uploading Photos, "Publishing a multi-photo story").
    */
   private async publishPhotos(account: ConnectorAccount, files: MediaFile[], refs: readonly MediaRef[], content: string): Promise<PublishOutcome> {
-    const photoIds = await uploadAll(files, async (file, index) => {
-      const form = await photoForm(file, refs[index]);
-      form.append('published', 'false');
-      const response = await this.http.send({ method: 'POST', url: `${this.pageBase(account)}/photos`, headers: bearer(account), multipart: form });
-      const photoId = stringAt(response.body, 'id');
-      if (!photoId) throw malformedAnswer('photo id');
-      return photoId;
-    });
+    const photoIds = await uploadAll(files, (file, index) => this.uploadUnpublishedPhoto(account, file, refs[index]));
     const post: Record<string, string> = content.trim() === '' ? {} : { message: content };
     photoIds.forEach((photoId, index) => (post[`attached_media[${index}]`] = JSON.stringify({ media_fbid: photoId })));
     const id = await this.create(account, `${this.pageBase(account)}/feed`, post);
@@ -224,6 +259,97 @@ export class FacebookConnector implements PlatformConnector {
     return published(videoId, `https://www.facebook.com/${pageId}/videos/${videoId}`);
   }
 
+  /** A photo uploaded with `published=false`: safe to repeat (an unpublished photo shows nowhere); answers its id. */
+  private async uploadUnpublishedPhoto(account: ConnectorAccount, file: MediaFile, ref: MediaRef): Promise<string> {
+    const form = await photoForm(file, ref);
+    form.append('published', 'false');
+    const response = await this.http.send({ method: 'POST', url: `${this.pageBase(account)}/photos`, headers: bearer(account), multipart: form });
+    const photoId = stringAt(response.body, 'id');
+    if (!photoId) throw malformedAnswer('photo id');
+    return photoId;
+  }
+
+  /** A reel or a story: one media item under that placement's rules (FACEBOOK_REEL_MEDIA, FACEBOOK_STORY_MEDIA). */
+  private publishPlacement(account: ConnectorAccount, request: PublishRequest, placement: Exclude<MetaPlacement, 'feed'>): Promise<PublishOutcome> {
+    const refusal = placementMediaRefusal(placement, request.media, 'Facebook');
+    if (refusal) return Promise.resolve(failed(refusal));
+    const rules = placement === 'reel' ? FACEBOOK_REEL_MEDIA : FACEBOOK_STORY_MEDIA;
+    return toOutcome(() =>
+      withCheckedMedia(this.media, request.media, rules, 'Facebook', async ([file]) => {
+        if (placement === 'reel') return this.publishReel(account, file, request.content);
+        return file.kind === 'video' ? this.publishVideoStory(account, file) : this.publishPhotoStory(account, file, request.media[0]);
+      }),
+    );
+  }
+
+  /**
+   * A reel ("Reels Publishing API", https://developers.facebook.com/docs/video-api/guides/reels-publishing):
+   * the video uploaded to a `/{page-id}/video_reels` session (uploadToSession), then
+   * `upload_phase=finish` with `video_state=PUBLISHED` and the text as `description` — the
+   * irreversible call, answering {"success": true}.
+   */
+  private async publishReel(account: ConnectorAccount, file: MediaFile, content: string): Promise<PublishOutcome> {
+    const url = `${this.pageBase(account)}/video_reels`;
+    const videoId = await this.uploadToSession(account, url, file);
+    const finish: Record<string, string> = { upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED' };
+    if (content.trim() !== '') finish.description = content;
+    await this.finishSession(account, url, finish);
+    return published(videoId, `https://www.facebook.com/reel/${videoId}`);
+  }
+
+  /**
+   * A video story ("Page Stories API", Video stories, https://developers.facebook.com/docs/page-stories-api):
+   * the video uploaded to a `/{page-id}/video_stories` session, then `upload_phase=finish` — the
+   * irreversible call, answering {"success": true, "post_id"}. A story shows no text: none is sent.
+   */
+  private async publishVideoStory(account: ConnectorAccount, file: MediaFile): Promise<PublishOutcome> {
+    const url = `${this.pageBase(account)}/video_stories`;
+    const videoId = await this.uploadToSession(account, url, file);
+    const postId = stringAt(await this.finishSession(account, url, { upload_phase: 'finish', video_id: videoId }), 'post_id');
+    if (!postId) throw unreadablePublishAnswer('post_id');
+    return published(postId, storyUrl(account));
+  }
+
+  /**
+   * A photo story ("Page Stories API", Photo stories): the photo uploaded unpublished, then
+   * `POST /{page-id}/photo_stories` with its `photo_id` — the irreversible call, answering
+   * {"success": true, "post_id"}. A story shows no text: none is sent.
+   */
+  private async publishPhotoStory(account: ConnectorAccount, file: MediaFile, ref: MediaRef): Promise<PublishOutcome> {
+    const photoId = await this.uploadUnpublishedPhoto(account, file, ref);
+    const postId = stringAt(await this.finishSession(account, `${this.pageBase(account)}/photo_stories`, { photo_id: photoId }), 'post_id');
+    if (!postId) throw unreadablePublishAnswer('post_id');
+    return published(postId, storyUrl(account));
+  }
+
+  /**
+   * The upload both reels and video stories use (Reels Publishing API, steps 1 and 2):
+   * `upload_phase=start` on the edge answers `video_id` and `upload_url` (on rupload.facebook.com);
+   * the bytes go in one POST to that url with `Authorization: OAuth <page token>`, `offset: 0` and
+   * `file_size` headers, answering {"success": true}. Safe to repeat: nothing shows until finish.
+   */
+  private async uploadToSession(account: ConnectorAccount, edgeUrl: string, file: MediaFile): Promise<string> {
+    const started = await this.http.send({ method: 'POST', url: edgeUrl, headers: bearer(account), form: { upload_phase: 'start' } });
+    const videoId = stringAt(started.body, 'video_id');
+    const uploadUrl = stringAt(started.body, 'upload_url');
+    if (!videoId || !uploadUrl) throw malformedAnswer('video_id and upload_url');
+    const uploaded = await this.http.send({
+      method: 'POST',
+      url: uploadUrl,
+      headers: { authorization: `OAuth ${account.credentials.accessToken}`, offset: '0', file_size: String(file.size) },
+      raw: { body: await file.blob(), contentType: 'application/octet-stream' },
+    });
+    if (at(uploaded.body, 'success') !== true) throw malformedAnswer('success: true of the upload');
+    return videoId;
+  }
+
+  /** The call that publishes a reel or a story: irreversible, answering {"success": true, ...}. */
+  private async finishSession(account: ConnectorAccount, url: string, form: Record<string, string>): Promise<unknown> {
+    const response = await this.http.send({ method: 'POST', url, headers: bearer(account), form, irreversible: true });
+    if (at(response.body, 'success') !== true) throw unreadablePublishAnswer('success');
+    return response.body;
+  }
+
   private async create(account: ConnectorAccount, url: string, form: Record<string, string>): Promise<string> {
     const response = await this.http.send({ method: 'POST', url, headers: bearer(account), form, irreversible: true });
     const id = stringAt(response.body, 'id');
@@ -246,6 +372,11 @@ function byteRange(body: unknown): { start: number; end: number } {
   const end = Number(stringAt(body, 'end_offset'));
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end < start) throw malformedAnswer('start_offset and end_offset');
   return { start, end };
+}
+
+/** A story has no permalink of its own in the answer: the Page's stories. */
+function storyUrl(account: ConnectorAccount): string {
+  return `https://www.facebook.com/stories/${account.identity.platformAccountId}`;
 }
 
 /** Page post ids are "{page-id}_{post-id}". */

@@ -1,5 +1,5 @@
 import type { MediaFetcher, MediaFile, MediaRef } from '@app/media';
-import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
+import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { bareHandle } from '../connector';
 import { checkText, firstRefusal, requireMedia, requireText, TextRule } from '../content/content-rules';
 import { MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
@@ -7,7 +7,9 @@ import { codePointLength, hashtagCount, mentionCount } from '../content/text-len
 import type { PlatformHttp } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, bearer, ConnectorContext, stringAt } from './connector-context';
-import { ContainerEdge, ContainerItem, findInMediaListing, GRAPH_API_VERSION, graphHttp, permalinkOr, prepareMediaContainer } from './meta-graph';
+import { MetaPlacement, placementMediaRefusal } from '../options/meta-placement';
+import { InstagramOptions, optionsOf } from '../options/platform-options';
+import { ContainerEdge, ContainerItem, findInMediaListing, GRAPH_API_VERSION, graphDeleted, graphHttp, graphSucceeded, permalinkOr, prepareMediaContainer } from './meta-graph';
 
 /**
  * Instagram captions take 2,200 characters, 30 hashtags and 20 @ tags (IG User Media, `caption`:
@@ -38,6 +40,20 @@ export const INSTAGRAM_MEDIA: PlatformMediaRules = {
   maxAltText: 1_000,
 };
 
+/** A reel (IG User Media, `media_type=REELS`): one video under the Reels specifications above. */
+export const INSTAGRAM_REEL_MEDIA: PlatformMediaRules = { maxItems: 1, video: INSTAGRAM_MEDIA.video };
+
+/**
+ * A story (IG User Media, `media_type=STORIES`; story image and video specifications): one JPEG
+ * image of at most 8 MB (9:16 recommended, any ratio taken), or one MOV or MP4 video of 3 to 60
+ * seconds and at most 100 MB. Stories take no caption and no alt text.
+ */
+export const INSTAGRAM_STORY_MEDIA: PlatformMediaRules = {
+  maxItems: 1,
+  image: { types: ['image/jpeg'], maxBytes: 8 * MIB },
+  video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 100 * MIB, minSeconds: 3, maxSeconds: 60 },
+};
+
 /**
  * Instagram Graph API content publishing: a container (`POST /{ig-user-id}/media`; one per
  * item plus a CAROUSEL container for several), each waited for until FINISHED, then
@@ -64,10 +80,14 @@ export class InstagramConnector implements PlatformConnector {
       mediaCountRefusal(request.media, INSTAGRAM_MEDIA, 'Instagram'),
     );
     if (refusal) return failed(refusal);
+    const { placement = 'feed' } = optionsOf<InstagramOptions>(request);
+    const placementRefusal = placementMediaRefusal(placement, request.media, 'Instagram');
+    if (placementRefusal) return failed(placementRefusal);
     return toOutcome(() =>
-      withCheckedMedia(this.media, request.media, INSTAGRAM_MEDIA, 'Instagram', async (files) => {
-        const items = files.map((file, index) => containerItem(file, request.media[index], files.length > 1));
-        const containerId = await prepareMediaContainer(this.containers(account), account, items, { caption: request.content });
+      withCheckedMedia(this.media, request.media, PLACEMENT_MEDIA[placement], 'Instagram', async (files) => {
+        const items = placement === 'feed' ? files.map((file, index) => containerItem(file, request.media[index], files.length > 1)) : [placementItem(files[0], placement)];
+        // A story shows no caption: none is sent.
+        const containerId = await prepareMediaContainer(this.containers(account), account, items, placement === 'story' ? {} : { caption: request.content });
         const response = await this.http.send({
           method: 'POST',
           url: `${this.userBase(account)}/media_publish`,
@@ -103,8 +123,24 @@ export class InstagramConnector implements PlatformConnector {
     return findInMediaListing({ http: this.http, listUrl: `${this.userBase(account)}/media`, textField: 'caption', platformName: 'Instagram', fallbackUrl: profileUrl(account) }, account, request);
   }
 
+  /**
+   * `POST /{ig-comment-id}` with `hide` (IG Comment reference, "Updating",
+   * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-comment/;
+   * instagram_manage_comments): hides a comment on the account's media from everyone but its
+   * author. Answers {"success": true}.
+   */
+  async setCommentHidden(account: ConnectorAccount, comment: CommentRef, hidden: boolean): Promise<void> {
+    await graphSucceeded(this.http, { method: 'POST', url: `${this.graph}/${encodeURIComponent(comment.platformCommentId)}`, account, form: { hide: String(hidden) } });
+  }
+
+  /** `DELETE /{ig-comment-id}` (IG Comment reference, "Deleting"): answers {"success": true}. */
+  async deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void> {
+    await graphDeleted(this.http, `${this.graph}/${encodeURIComponent(comment.platformCommentId)}`, account);
+  }
+
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
-    const fields = 'id,text,username,timestamp,replies{id,text,username,timestamp}';
+    // `from` {id, username}: the creator's IG id (https://developers.facebook.com/docs/graph-api/changelog/ooc-changes/oct-20-2021).
+    const fields = 'id,text,username,from,timestamp,replies{id,text,username,from,timestamp}';
     const response = await this.http.send({
       method: 'GET',
       url: `${this.graph}/${encodeURIComponent(platformPostId)}/comments?fields=${encodeURIComponent(fields)}`,
@@ -116,6 +152,7 @@ export class InstagramConnector implements PlatformConnector {
       return {
         platformCommentId: id,
         author: stringAt(comment, 'username') ?? 'unknown',
+        authorPlatformId: stringAt(comment, 'from', 'id') ?? null,
         text: stringAt(comment, 'text') ?? '',
         createdAt: stringAt(comment, 'timestamp') ?? '',
         url: null,
@@ -154,4 +191,18 @@ function profileUrl(account: ConnectorAccount): string {
 function containerItem(file: MediaFile, ref: MediaRef, inCarousel: boolean): ContainerItem {
   if (file.kind === 'video') return { fields: { media_type: inCarousel ? 'VIDEO' : 'REELS', video_url: file.url }, processed: true };
   return { fields: { image_url: file.url, ...(ref.altText ? { alt_text: ref.altText } : {}) }, processed: false };
+}
+
+const PLACEMENT_MEDIA: Record<MetaPlacement, PlatformMediaRules> = { feed: INSTAGRAM_MEDIA, reel: INSTAGRAM_REEL_MEDIA, story: INSTAGRAM_STORY_MEDIA };
+
+/**
+ * A reel's or a story's one container (IG User Media): a reel as `media_type=REELS` with
+ * `share_to_feed=false` ("the reel can only appear in the Reels tab"; a single video posted to the
+ * feed is a REELS container shared to the feed as well, containerItem); a story as
+ * `media_type=STORIES` with its `image_url` or `video_url`.
+ */
+function placementItem(file: MediaFile, placement: Exclude<MetaPlacement, 'feed'>): ContainerItem {
+  if (placement === 'reel') return { fields: { media_type: 'REELS', video_url: file.url, share_to_feed: 'false' }, processed: true };
+  const video = file.kind === 'video';
+  return { fields: { media_type: 'STORIES', ...(video ? { video_url: file.url } : { image_url: file.url }) }, processed: video };
 }

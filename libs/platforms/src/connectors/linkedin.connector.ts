@@ -1,5 +1,5 @@
 import type { MediaFile, MediaRef } from '@app/media';
-import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
+import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
 import { MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength } from '../content/text-length';
@@ -8,6 +8,8 @@ import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer 
 import { arrayAt, at, bearer, ConnectorContext, snakeCase, stringAt } from './connector-context';
 import { ProcessingState, waitUntilProcessed } from './media-upload';
 import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lookup';
+import { commentActionNotSupported } from './unsupported';
+import { LinkedInOptions, optionsOf } from '../options/platform-options';
 
 /**
  * The LinkedIn API release (YYYYMM) every call names in its LinkedIn-Version header unless
@@ -83,18 +85,20 @@ export class LinkedInConnector implements PlatformConnector {
       mediaCountRefusal(request.media, LINKEDIN_MEDIA, 'LinkedIn'),
     );
     if (refusal) return failed(refusal);
-    if (request.media.length === 0) return toOutcome(() => this.createPost(account, text, null));
+    // The Post schema's visibility (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api); absent, PUBLIC.
+    const { visibility = 'PUBLIC' } = optionsOf<LinkedInOptions>(request);
+    if (request.media.length === 0) return toOutcome(() => this.createPost(account, text, null, visibility));
     return toOutcome(() =>
       withCheckedMedia(this.ctx.media, request.media, LINKEDIN_MEDIA, 'LinkedIn', async (files) => {
         const fileRefusal = linkedInFileRefusal(files);
         if (fileRefusal) throw new PlatformCallFailed(fileRefusal);
-        return this.createPost(account, text, await this.uploadContent(account, files, request.media));
+        return this.createPost(account, text, await this.uploadContent(account, files, request.media), visibility);
       }),
     );
   }
 
   /** The one irreversible call: the post, with the uploaded media's URNs in `content` when there are any. */
-  private async createPost(account: ConnectorAccount, text: string, content: Record<string, unknown> | null): Promise<PublishOutcome> {
+  private async createPost(account: ConnectorAccount, text: string, content: Record<string, unknown> | null, visibility: string): Promise<PublishOutcome> {
     const response = await this.http.send({
       method: 'POST',
       url: `${this.ctx.baseUrl}/rest/posts`,
@@ -102,7 +106,7 @@ export class LinkedInConnector implements PlatformConnector {
       json: {
         author: authorUrn(account),
         commentary: escapeLittleText(text),
-        visibility: 'PUBLIC',
+        visibility,
         distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
         ...(content ? { content } : {}),
         lifecycleState: 'PUBLISHED',
@@ -248,31 +252,51 @@ export class LinkedInConnector implements PlatformConnector {
     });
   }
 
+  async setCommentHidden(): Promise<void> {
+    throw commentActionNotSupported('LinkedIn', 'hiding comments');
+  }
+
+  /**
+   * Comments API "Delete a Comment" (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/comments-api):
+   * `DELETE /rest/socialActions/{post URN}/comments/{comment id}?actor={author URN}`, the comment's
+   * number under its post (the last part of its URN) and the author it was written as
+   * (w_member_social or w_organization_social). Answers 204; 404 once the comment is gone, which is
+   * taken as deleted (see PlatformConnector.deleteComment).
+   */
+  async deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void> {
+    const commentNumber = /,(\d+)\)$/.exec(comment.platformCommentId)?.[1];
+    if (!commentNumber) throw new PlatformCallFailed({ code: 'invalid_comment_id', message: `${comment.platformCommentId} is not a LinkedIn comment URN`, retryable: false });
+    const query = new URLSearchParams({ actor: authorUrn(account) });
+    await this.http.send({
+      method: 'DELETE',
+      url: `${this.ctx.baseUrl}/rest/socialActions/${encodeURIComponent(comment.platformPostId)}/comments/${commentNumber}?${query}`,
+      headers: this.headers(account),
+      answers: [404],
+    });
+  }
+
+  /**
+   * Comments API "Get Comments on Shares" answers the post's top-level comments; the replies under
+   * one are "Get Comments on Comments", the same call on the comment's URN. Those with replies
+   * (commentsSummary.aggregatedTotalComments) are read in turn, so every reply names its comment.
+   */
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
+    const topLevel = await this.commentsOn(account, platformPostId, platformPostId);
+    const replies: typeof topLevel = [];
+    for (const { comment, repliedTo } of topLevel) {
+      if (repliedTo > 0) replies.push(...(await this.commentsOn(account, comment.platformCommentId, platformPostId)));
+    }
+    return [...topLevel, ...replies].map(({ comment }) => comment).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /** The comments directly on `target` (a post or a comment URN), each with how many replies it has. */
+  private async commentsOn(account: ConnectorAccount, target: string, platformPostId: string): Promise<Array<{ comment: PlatformComment; repliedTo: number }>> {
     const response = await this.http.send({
       method: 'GET',
-      url: `${this.ctx.baseUrl}/rest/socialActions/${encodeURIComponent(platformPostId)}/comments`,
+      url: `${this.ctx.baseUrl}/rest/socialActions/${encodeURIComponent(target)}/comments`,
       headers: this.headers(account),
     });
-    return arrayAt(response.body, 'elements').map((comment): PlatformComment => {
-      // Replies and deletes name a comment by its URN (commentUrn); its numeric `id` is
-      // only unique under its post (Comments API, "Get Comments on Shares").
-      const urn = stringAt(comment, 'commentUrn');
-      if (!urn) throw malformedAnswer('commentUrn on a comment');
-      const time = Number(at(comment, 'created', 'time'));
-      return {
-        platformCommentId: urn,
-        // The commenter's URN: a member's name is readable only with the restricted
-        // Profile API (our OpenID Connect scopes give the signed-in member's own profile),
-        // so the URN is the most readable author the granted permissions allow.
-        author: stringAt(comment, 'actor') ?? 'unknown',
-        text: stringAt(comment, 'message', 'text') ?? '',
-        createdAt: Number.isFinite(time) ? new Date(time).toISOString() : '',
-        url: null,
-        parentPlatformPostId: platformPostId,
-        inReplyToCommentId: stringAt(comment, 'parentComment') ?? null,
-      };
-    });
+    return arrayAt(response.body, 'elements').map((comment) => ({ comment: toPlatformComment(comment, platformPostId), repliedTo: Number(at(comment, 'commentsSummary', 'aggregatedTotalComments') ?? 0) }));
   }
 
   private headers(account: ConnectorAccount): Record<string, string> {
@@ -355,4 +379,26 @@ export function mapLinkedInError(response: PlatformResponse): PlatformError {
 
 function refusedTokenCode(said: string): 'access_token_expired' | 'access_token_invalid' {
   return /expired/i.test(said) ? 'access_token_expired' : 'access_token_invalid';
+}
+
+/** One element of a Comments API answer, as a comment under `platformPostId`. */
+function toPlatformComment(comment: unknown, platformPostId: string): PlatformComment {
+  // Replies and deletes name a comment by its URN (commentUrn); its numeric `id` is
+  // only unique under its post (Comments API, "Get Comments on Shares").
+  const urn = stringAt(comment, 'commentUrn');
+  if (!urn) throw malformedAnswer('commentUrn on a comment');
+  const time = Number(at(comment, 'created', 'time'));
+  return {
+    platformCommentId: urn,
+    // The commenter's URN: a member's name is readable only with the restricted
+    // Profile API (our OpenID Connect scopes give the signed-in member's own profile),
+    // so the URN is the most readable author the granted permissions allow.
+    author: stringAt(comment, 'actor') ?? 'unknown',
+    authorPlatformId: stringAt(comment, 'actor') ?? null,
+    text: stringAt(comment, 'message', 'text') ?? '',
+    createdAt: Number.isFinite(time) ? new Date(time).toISOString() : '',
+    url: null,
+    parentPlatformPostId: platformPostId,
+    inReplyToCommentId: stringAt(comment, 'parentComment') ?? null,
+  };
 }

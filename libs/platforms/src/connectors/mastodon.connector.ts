@@ -1,5 +1,5 @@
 import type { MediaFile, MediaRef } from '@app/media';
-import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
+import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
 import { MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { mastodonLength } from '../content/text-length';
@@ -8,9 +8,16 @@ import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer 
 import { arrayAt, at, bearer, ConnectorContext, stringAt } from './connector-context';
 import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lookup';
 import { ProcessingState, uploadAll, uploadFileName, waitUntilProcessed } from './media-upload';
+import { commentActionNotSupported } from './unsupported';
+import { MastodonOptions, optionsOf } from '../options/platform-options';
 
 /** Mastodon's default limit is 500 characters, each URL counting 23 (instances may raise it). */
 export const MASTODON_TEXT: TextRule = { field: 'status', max: 500, measure: mastodonLength, unit: 'characters' };
+
+/** What MASTODON_TEXT measures: the content warning (`spoiler_text`) counts toward the limit with the text. */
+export function countedStatus(text: string, spoilerText: string | undefined): string {
+  return `${spoilerText ?? ''}${text}`;
+}
 
 
 /**
@@ -55,10 +62,15 @@ export class MastodonConnector implements PlatformConnector {
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
     const text = request.content.trim();
-    // "status: If media_ids is provided, this becomes optional" (https://docs.joinmastodon.org/methods/statuses/#create).
-    const refusal = firstRefusal(request.media.length === 0 ? requireText(text) : null, checkText(text, MASTODON_TEXT), mediaCountRefusal(request.media, MASTODON_MEDIA, 'Mastodon'));
+    // visibility, spoiler_text (the content warning) and language as "Post a new status" documents them
+    // (https://docs.joinmastodon.org/methods/statuses/#create); absent, a public status.
+    const { visibility = 'public', spoiler_text, language } = optionsOf<MastodonOptions>(request);
+    // "status: If media_ids is provided, this becomes optional".
+    const refusal = firstRefusal(request.media.length === 0 ? requireText(text) : null, checkText(countedStatus(text, spoiler_text), MASTODON_TEXT), mediaCountRefusal(request.media, MASTODON_MEDIA, 'Mastodon'));
     if (refusal) return failed(refusal);
-    const status = { status: text, visibility: 'public' };
+    // A thread part replies to the part before it: in_reply_to_id (same page).
+    const reply: Record<string, string> = request.replyTo ? { in_reply_to_id: request.replyTo } : {};
+    const status = { status: text, visibility, ...(spoiler_text ? { spoiler_text } : {}), ...(language ? { language } : {}), ...reply };
     if (request.media.length === 0) return toOutcome(() => this.createStatus(account, status, request.idempotencyKey));
     return toOutcome(() =>
       withCheckedMedia(this.ctx.media, request.media, MASTODON_MEDIA, 'Mastodon', async (files) => {
@@ -99,6 +111,19 @@ export class MastodonConnector implements PlatformConnector {
     });
   }
 
+  async setCommentHidden(): Promise<void> {
+    throw commentActionNotSupported('Mastodon', 'hiding comments');
+  }
+
+  /**
+   * `DELETE /api/v1/statuses/:id` ("Delete a status", https://docs.joinmastodon.org/methods/statuses/#delete;
+   * write:statuses): the account's own statuses only. Answers the deleted Status; 404 "Record not found"
+   * once it is gone, which is taken as deleted (see PlatformConnector.deleteComment).
+   */
+  async deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void> {
+    await this.http.send({ method: 'DELETE', url: `${this.instance(account)}/api/v1/statuses/${encodeURIComponent(comment.platformCommentId)}`, headers: bearer(account), answers: [404] });
+  }
+
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
     const response = await this.http.send({
       method: 'GET',
@@ -111,7 +136,9 @@ export class MastodonConnector implements PlatformConnector {
       const parent = stringAt(status, 'in_reply_to_id') ?? platformPostId;
       return {
         platformCommentId: id,
+        // A Status' `account` (https://docs.joinmastodon.org/entities/Status/#account): acct for the list, id for our own.
         author: stringAt(status, 'account', 'acct') ?? 'unknown',
+        authorPlatformId: stringAt(status, 'account', 'id') ?? null,
         text: htmlToText(stringAt(status, 'content') ?? ''),
         createdAt: stringAt(status, 'created_at') ?? '',
         url: stringAt(status, 'url') ?? null,

@@ -110,3 +110,11 @@ describe('a refused token', () => {
     expect(outcome).toEqual({ status: 'failed', error: { code: 'access_token_invalid', message: 'Invalid OAuth access token - Cannot parse access token', retryable: false } });
   });
 });
+
+it('names an object Graph does not find (100, subcode 33) object_not_found, not a bad parameter', async () => {
+  const account = accountOn('facebook', 'page');
+  // Graph's "Object with ID ... does not exist" (Handling Errors page, https://developers.facebook.com/docs/graph-api/guides/error-handling).
+  sandbox.control.addFault({ platform: 'facebook', account: account.accountId, operation: 'comment', fault: { type: 'error', status: 400, code: '100/33', message: "Unsupported post request. Object with ID '404' does not exist" } });
+  const missing = await connectors.get('facebook').comment(account, { kind: 'post', platformPostId: '404' }, 'hello', 'k');
+  expect(missing).toEqual({ status: 'failed', error: { code: 'object_not_found', message: "Unsupported post request. Object with ID '404' does not exist", retryable: false } });
+});

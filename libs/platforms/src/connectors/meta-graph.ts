@@ -28,6 +28,8 @@ const OUTAGE_GRAPH_CODES = new Set([1, 2]);
 const TOKEN_GRAPH_CODES = new Set([102, 190]);
 /** The one authentication subcode that says the token ran out ("Expired"); 458, 460, 467... say it was revoked or is invalid. */
 const EXPIRED_TOKEN_SUBCODE = 463;
+/** Code 100 with subcode 33: "Object with ID ... does not exist, cannot be loaded due to missing permissions, or does not support this operation". */
+const MISSING_OBJECT_SUBCODE = 33;
 
 const GRAPH_CODE_NAMES: Record<number, string> = {
   10: 'permission_denied',
@@ -55,6 +57,7 @@ export function mapGraphError(response: PlatformResponse): PlatformError {
   if (known && RATE_LIMIT_GRAPH_CODES.has(graphCode)) code = 'rate_limited';
   else if (known && OUTAGE_GRAPH_CODES.has(graphCode) && retryable) code = 'platform_unavailable';
   else if (known && TOKEN_GRAPH_CODES.has(graphCode)) code = Number(at(error, 'error_subcode')) === EXPIRED_TOKEN_SUBCODE ? 'access_token_expired' : 'access_token_invalid';
+  else if (graphCode === 100 && Number(at(error, 'error_subcode')) === MISSING_OBJECT_SUBCODE) code = 'object_not_found';
   else if (known && GRAPH_CODE_NAMES[graphCode]) code = GRAPH_CODE_NAMES[graphCode];
   else if (known && graphCode >= 200 && graphCode <= 299) code = 'permission_denied';
   else if (known) code = `graph_error_${graphCode}`;
@@ -226,4 +229,27 @@ export function findInMediaListing(listing: MediaListing, account: ConnectorAcco
     });
     return { candidates, next: at(response.body, 'paging', 'next') ? (stringAt(response.body, 'paging', 'cursors', 'after') ?? null) : null };
   });
+}
+
+/**
+ * A Graph (or Threads) call on one object that answers `{"success": true}`: hiding a comment,
+ * deleting one. Anything else in a 2xx answer is reported, never taken for done.
+ */
+export async function graphSucceeded(http: PlatformHttp, request: { method: 'POST' | 'DELETE'; url: string; account: ConnectorAccount; form?: Record<string, string> }): Promise<void> {
+  const response = await http.send({ method: request.method, url: request.url, headers: bearer(request.account), ...(request.form ? { form: request.form } : {}) });
+  if (at(response.body, 'success') !== true) throw malformedAnswer('success: true');
+}
+
+/**
+ * `DELETE /{object-id}` of one of the account's own comments. An object Graph no longer finds
+ * (object_not_found) is already deleted: deleting is idempotent, so a retry after a lost answer
+ * (PlatformHttp resends a call whose answer was lost) ends as done, not as a failure.
+ */
+export async function graphDeleted(http: PlatformHttp, url: string, account: ConnectorAccount): Promise<void> {
+  try {
+    await graphSucceeded(http, { method: 'DELETE', url, account });
+  } catch (error) {
+    if (error instanceof PlatformCallFailed && error.error.code === 'object_not_found') return;
+    throw error;
+  }
 }

@@ -1,3 +1,4 @@
+import type { PlatformBoard } from '@app/contracts';
 import type { MediaFile, MediaRef } from '@app/media';
 import type { ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireMedia, TextRule } from '../content/content-rules';
@@ -9,7 +10,11 @@ import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer 
 import { arrayAt, at, bearer, ConnectorContext, snakeCase, stringAt } from './connector-context';
 import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lookup';
 import { pollUntilDone } from './processing-wait';
-import { commentsNotSupported } from './unsupported';
+import { commentActionNotSupported, commentsNotSupported } from './unsupported';
+import { optionsOf, PinterestOptions } from '../options/platform-options';
+
+/** The most pages of boards read (250 each: 10,000 boards). */
+const BOARD_PAGES_MAX = 40;
 
 /** A Pin's description takes 800 characters, its title 100. */
 export const PINTEREST_DESCRIPTION: TextRule = { field: 'description', max: 800, measure: codePointLength, unit: 'characters' };
@@ -67,9 +72,11 @@ export class PinterestConnector implements PlatformConnector {
       requireMedia(request.media.map((item) => item.url), 'images and videos'),
       mediaCountRefusal(request.media, PINTEREST_MEDIA, 'Pinterest'),
       checkText(request.content, PINTEREST_DESCRIPTION),
-      account.identity.attributes.boardId ? null : { code: 'board_required', message: 'the Pinterest account has no board to pin to; connect it again and pick a board', retryable: false },
+      boardOf(account, request) ? null : { code: 'board_required', message: 'the Pinterest account has no board to pin to: give platformOptions.pinterest.boardId, or connect it again and pick a board', retryable: false },
     );
     if (refusal) return failed(refusal);
+    // "Create Pin" (https://developers.pinterest.com/docs/api/v5/pins-create): the Pin's `link` and `title` when the post's options give them.
+    const { link, title } = optionsOf<PinterestOptions>(request);
     return toOutcome(() =>
       withCheckedMedia(this.ctx.media, request.media, PINTEREST_MEDIA, 'Pinterest', async (files) => {
         const mediaSource = files[0].kind === 'video' ? await this.uploadedVideo(account, files[0]) : imageSource(request.media);
@@ -78,8 +85,9 @@ export class PinterestConnector implements PlatformConnector {
           url: `${this.ctx.baseUrl}/v5/pins`,
           headers: bearer(account),
           json: {
-            board_id: boardOf(account),
-            title: titleFrom(request.content, PINTEREST_TITLE_MAX),
+            board_id: boardOf(account, request),
+            title: title ?? titleFrom(request.content, PINTEREST_TITLE_MAX),
+            ...(link ? { link } : {}),
             description: request.content,
             ...(request.media.length === 1 && request.media[0].altText ? { alt_text: request.media[0].altText } : {}),
             media_source: mediaSource,
@@ -133,7 +141,7 @@ export class PinterestConnector implements PlatformConnector {
   async findPublished(account: ConnectorAccount, request: PublishedLookup): Promise<{ platformPostId: string; url: string } | null> {
     return findInWindow(request, 'Pinterest', async (cursor) => {
       const query = new URLSearchParams({ page_size: '100', ...(cursor ? { bookmark: cursor } : {}) });
-      const response = await this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/v5/boards/${encodeURIComponent(boardOf(account))}/pins?${query}`, headers: bearer(account) });
+      const response = await this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/v5/boards/${encodeURIComponent(boardOf(account, request))}/pins?${query}`, headers: bearer(account) });
       const candidates = arrayAt(response.body, 'items').map((pin): PublishedCandidate => {
         const id = stringAt(pin, 'id');
         if (!id) throw malformedAnswer('id on a pin');
@@ -143,6 +151,37 @@ export class PinterestConnector implements PlatformConnector {
       });
       return { candidates, next: stringAt(response.body, 'bookmark') ?? null };
     });
+  }
+
+  /**
+   * The account's boards ("List boards", https://developers.pinterest.com/docs/api/v5/boards-list):
+   * `GET /v5/boards` with `page_size` up to 250 and the answer's `bookmark` for the next page until
+   * it is null; each board has `id`, `name`, `description` and `privacy` (PUBLIC, PROTECTED, SECRET).
+   * Bounded at BOARD_PAGES_MAX pages, so a platform that keeps answering a bookmark cannot loop us.
+   */
+  async listBoards(account: ConnectorAccount): Promise<PlatformBoard[]> {
+    const boards: PlatformBoard[] = [];
+    let bookmark: string | null = null;
+    for (let page = 0; page < BOARD_PAGES_MAX; page++) {
+      const query = new URLSearchParams({ page_size: '250', ...(bookmark ? { bookmark } : {}) });
+      const response = await this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/v5/boards?${query}`, headers: bearer(account) });
+      for (const board of arrayAt(response.body, 'items')) {
+        const id = stringAt(board, 'id');
+        if (!id) throw malformedAnswer('id on a board');
+        boards.push({ id, name: stringAt(board, 'name') ?? '', description: stringAt(board, 'description') ?? null, privacy: stringAt(board, 'privacy') ?? null });
+      }
+      bookmark = stringAt(response.body, 'bookmark') ?? null;
+      if (!bookmark) return boards;
+    }
+    throw malformedAnswer(`an end to the boards after ${BOARD_PAGES_MAX} pages`);
+  }
+
+  async setCommentHidden(): Promise<void> {
+    throw commentActionNotSupported('Pinterest', 'hiding comments');
+  }
+
+  async deleteComment(): Promise<void> {
+    throw commentActionNotSupported('Pinterest', 'deleting comments');
   }
 
   async listComments(): Promise<PlatformComment[]> {
@@ -196,7 +235,7 @@ function mapStorageError(response: PlatformResponse): PlatformError {
   };
 }
 
-/** The board pins go to, chosen when the account was connected. */
-function boardOf(account: ConnectorAccount): string {
-  return account.identity.attributes.boardId ?? '';
+/** The board a post's pin goes to (and is looked up on): its options' boardId, else the one chosen when the account was connected. */
+function boardOf(account: ConnectorAccount, request: PublishRequest): string {
+  return optionsOf<PinterestOptions>(request).boardId ?? account.identity.attributes.boardId ?? '';
 }

@@ -1,5 +1,5 @@
 import type { MediaFetcher, MediaFile, MediaRef } from '@app/media';
-import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
+import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { bareHandle } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
 import { GIB, MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
@@ -7,7 +7,8 @@ import { threadsLength } from '../content/text-length';
 import type { PlatformHttp } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, bearer, ConnectorContext, stringAt } from './connector-context';
-import { ContainerEdge, ContainerItem, findInMediaListing, createContainer, graphHttp, permalinkOr, prepareMediaContainer, THREADS_API_VERSION } from './meta-graph';
+import { ContainerEdge, ContainerItem, createContainer, findInMediaListing, graphDeleted, graphHttp, graphSucceeded, permalinkOr, prepareMediaContainer, THREADS_API_VERSION } from './meta-graph';
+import { optionsOf, ThreadsOptions } from '../options/platform-options';
 
 /**
  * Threads posts take 500 characters, an emoji (the whole sequence) counting as its UTF-8
@@ -61,13 +62,18 @@ export class ThreadsConnector implements PlatformConnector {
     );
     if (refusal) return failed(refusal);
     const text = request.content;
+    // reply_control on the post's container ("Reply Management", https://developers.facebook.com/docs/threads/reply-management); absent, everyone.
+    const { reply_control } = optionsOf<ThreadsOptions>(request);
+    // A thread part replies to the part before it: reply_to_id on its container, media or not ("Publishing",
+    // https://developers.facebook.com/documentation/threads/reference/publishing).
+    const replyFields: Record<string, string> = { ...(reply_control ? { reply_control } : {}), ...(request.replyTo ? { reply_to_id: request.replyTo } : {}) };
     if (request.media.length === 0) {
-      return toOutcome(async () => this.publishContainer(account, await createContainer(this.containers(account), account, { media_type: 'TEXT', text })));
+      return toOutcome(async () => this.publishContainer(account, await createContainer(this.containers(account), account, { media_type: 'TEXT', text, ...replyFields })));
     }
     return toOutcome(() =>
       withCheckedMedia(this.media, request.media, THREADS_MEDIA, 'Threads', async (files) => {
         const items = files.map((file, index) => containerItem(file, request.media[index]));
-        const postFields: Record<string, string> = text.trim() === '' ? {} : { text };
+        const postFields: Record<string, string> = { ...(text.trim() === '' ? {} : { text }), ...replyFields };
         return this.publishContainer(account, await prepareMediaContainer(this.containers(account), account, items, postFields));
       }),
     );
@@ -88,6 +94,23 @@ export class ThreadsConnector implements PlatformConnector {
     return findInMediaListing({ http: this.http, listUrl: `${this.userBase(account)}/threads`, textField: 'text', platformName: 'Threads', fallbackUrl: profileUrl(account) }, account, request);
   }
 
+  /**
+   * `POST /{threads-reply-id}/manage_reply` with `hide` (Reply Management, "Hide Replies",
+   * https://developers.facebook.com/docs/threads/reply-management; threads_manage_replies):
+   * top-level replies only, and their nested replies go with them. Answers {"success": true}.
+   */
+  async setCommentHidden(account: ConnectorAccount, comment: CommentRef, hidden: boolean): Promise<void> {
+    await graphSucceeded(this.http, { method: 'POST', url: `${this.api}/${encodeURIComponent(comment.platformCommentId)}/manage_reply`, account, form: { hide: String(hidden) } });
+  }
+
+  /**
+   * `DELETE /{threads-media-id}` (Delete Posts, https://developers.facebook.com/docs/threads/posts/delete-posts;
+   * threads_delete): the user's own posts and replies. Answers {"success": true, "deleted_id"}.
+   */
+  async deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void> {
+    await graphDeleted(this.http, `${this.api}/${encodeURIComponent(comment.platformCommentId)}`, account);
+  }
+
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
     const fields = 'id,text,username,timestamp,permalink,replied_to';
     const response = await this.http.send({
@@ -102,6 +125,8 @@ export class ThreadsConnector implements PlatformConnector {
       return {
         platformCommentId: id,
         author: stringAt(reply, 'username') ?? 'unknown',
+        // The conversation names a reply's author by `username` only.
+        authorPlatformId: null,
         text: stringAt(reply, 'text') ?? '',
         createdAt: stringAt(reply, 'timestamp') ?? '',
         url: stringAt(reply, 'permalink') ?? null,

@@ -10,7 +10,8 @@ import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer 
 import { arrayAt, at, bearer, ConnectorContext, stringAt } from './connector-context';
 import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lookup';
 import { pollUntilDone } from './processing-wait';
-import { commentsNotSupported } from './unsupported';
+import { commentActionNotSupported, commentsNotSupported } from './unsupported';
+import { optionsOf, TikTokOptions } from '../options/platform-options';
 
 /** A video's title (its caption) takes 2,200 UTF-16 units; a photo post's description 4,000, its title 90. */
 export const TIKTOK_VIDEO_TITLE: TextRule = { field: 'title', max: 2_200, measure: utf16Length, unit: 'UTF-16 units' };
@@ -80,10 +81,11 @@ export class TikTokConnector implements PlatformConnector {
     return toOutcome(() =>
       withCheckedMedia(this.ctx.media, request.media, TIKTOK_MEDIA, 'TikTok', async (files) => {
         const video = files.find((file) => file.kind === 'video');
-        if (!video) return this.publishPhotos(account, request);
+        const settings = await this.postSettings(account, request, video !== undefined);
+        if (!video) return this.publishPhotos(account, request, settings);
         const titleRefusal = checkText(request.content, TIKTOK_VIDEO_TITLE);
         if (titleRefusal) throw new PlatformCallFailed(titleRefusal);
-        return this.publishVideo(account, request.content, video);
+        return this.publishVideo(account, request.content, video, settings);
       }),
     );
   }
@@ -128,11 +130,39 @@ export class TikTokConnector implements PlatformConnector {
     });
   }
 
+  async setCommentHidden(): Promise<void> {
+    throw commentActionNotSupported('TikTok', 'hiding comments');
+  }
+
+  async deleteComment(): Promise<void> {
+    throw commentActionNotSupported('TikTok', 'deleting comments');
+  }
+
   async listComments(): Promise<PlatformComment[]> {
     return [];
   }
 
-  private async publishVideo(account: ConnectorAccount, content: string, video: MediaFile): Promise<PublishOutcome> {
+  /**
+   * The post_info settings from the post's options (Direct Post, https://developers.tiktok.com/doc/content-posting-api-reference-direct-post):
+   * privacy_level (absent: PUBLIC_TO_EVERYONE), disable_comment, and for a video disable_duet and disable_stitch.
+   * A privacy level the post names is first checked against the ones the creator may use, as Query Creator Info
+   * reports them (`privacy_level_options`, https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info):
+   * one it may not is refused before the post is sent (privacy_level_not_allowed).
+   */
+  private async postSettings(account: ConnectorAccount, request: PublishRequest, isVideo: boolean): Promise<Record<string, string | boolean>> {
+    const { privacy_level, disable_comment, disable_duet, disable_stitch } = optionsOf<TikTokOptions>(request);
+    if (privacy_level) {
+      const info = await this.http.send({ method: 'POST', url: `${this.ctx.baseUrl}/v2/post/publish/creator_info/query/`, headers: bearer(account) });
+      const allowed = arrayAt(info.body, 'data', 'privacy_level_options').filter((option): option is string => typeof option === 'string');
+      if (!allowed.includes(privacy_level)) {
+        throw new PlatformCallFailed({ code: 'privacy_level_not_allowed', message: `this TikTok creator may post with ${allowed.join(', ') || 'no privacy level'}, not ${privacy_level}`, retryable: false });
+      }
+    }
+    const switches = isVideo ? { disable_comment, disable_duet, disable_stitch } : { disable_comment };
+    return { privacy_level: privacy_level ?? 'PUBLIC_TO_EVERYONE', ...Object.fromEntries(Object.entries(switches).filter(([, on]) => on !== undefined)) };
+  }
+
+  private async publishVideo(account: ConnectorAccount, content: string, video: MediaFile, settings: Record<string, string | boolean>): Promise<PublishOutcome> {
     const { chunkSize, chunkCount } = tiktokChunks(video.size);
     // Direct Post "Initialize the posting request" with source_info for FILE_UPLOAD.
     const init = await this.http.send({
@@ -140,7 +170,7 @@ export class TikTokConnector implements PlatformConnector {
       url: `${this.ctx.baseUrl}/v2/post/publish/video/init/`,
       headers: bearer(account),
       json: {
-        post_info: { title: content, privacy_level: 'PUBLIC_TO_EVERYONE' },
+        post_info: { title: content, ...settings },
         source_info: { source: 'FILE_UPLOAD', video_size: video.size, chunk_size: chunkSize, total_chunk_count: chunkCount },
       },
       irreversible: true,
@@ -165,14 +195,14 @@ export class TikTokConnector implements PlatformConnector {
     return this.outcomeOf(account, publishId);
   }
 
-  private async publishPhotos(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
+  private async publishPhotos(account: ConnectorAccount, request: PublishRequest, settings: Record<string, string | boolean>): Promise<PublishOutcome> {
     // Direct Post, "Post photos": content/init with media_type PHOTO; TikTok pulls photo_images by url.
     const init = await this.http.send({
       method: 'POST',
       url: `${this.ctx.baseUrl}/v2/post/publish/content/init/`,
       headers: bearer(account),
       json: {
-        post_info: { title: titleFrom(request.content, TIKTOK_PHOTO_TITLE_MAX), description: request.content, privacy_level: 'PUBLIC_TO_EVERYONE' },
+        post_info: { title: titleFrom(request.content, TIKTOK_PHOTO_TITLE_MAX), description: request.content, ...settings },
         source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: request.media.map((item) => item.url) },
         post_mode: 'DIRECT_POST',
         media_type: 'PHOTO',

@@ -1,9 +1,10 @@
 import type { MediaFile, MediaRef } from '@app/media';
-import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
+import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { bareHandle } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
 import { GIB, MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { xWeightedLength } from '../content/text-length';
+import { optionsOf, XOptions } from '../options/platform-options';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, at, bearer, ConnectorContext, snakeCase, stringAt } from './connector-context';
@@ -57,7 +58,11 @@ export class XConnector implements PlatformConnector {
     // A Post needs text or media ("Create Post", https://docs.x.com/x-api/posts/create-post): media alone is a Post.
     const refusal = firstRefusal(request.media.length === 0 ? requireText(text) : null, checkText(text, X_TEXT), mediaCountRefusal(request.media, X_MEDIA, 'X'));
     if (refusal) return failed(refusal);
-    const textPart = text === '' ? {} : { text };
+    // reply_settings: who may reply ("Create or Edit Post", https://docs.x.com/x-api/posts/create-or-edit-post); absent, everyone.
+    const { reply_settings } = optionsOf<XOptions>(request);
+    // A thread part replies to the part before it: reply.in_reply_to_tweet_id ("Create Post", https://docs.x.com/x-api/posts/create-post).
+    const reply = request.replyTo ? { reply: { in_reply_to_tweet_id: request.replyTo } } : {};
+    const textPart = { ...(text === '' ? {} : { text }), ...(reply_settings ? { reply_settings } : {}), ...reply };
     if (request.media.length === 0) return toOutcome(() => this.createPost(account, textPart));
     return toOutcome(() =>
       withCheckedMedia(this.ctx.media, request.media, X_MEDIA, 'X', async (files) => {
@@ -101,6 +106,26 @@ export class XConnector implements PlatformConnector {
     });
   }
 
+  /**
+   * `PUT /2/tweets/:id/hidden` with {"hidden": true|false} ("Hide replies",
+   * https://docs.x.com/x-api/posts/hide-replies/introduction; tweet.moderate.write): replies in a
+   * conversation the user started. Answers {"data": {"hidden": <the new state>}}.
+   */
+  async setCommentHidden(account: ConnectorAccount, comment: CommentRef, hidden: boolean): Promise<void> {
+    const response = await this.http.send({ method: 'PUT', url: `${this.ctx.baseUrl}/2/tweets/${encodeURIComponent(comment.platformCommentId)}/hidden`, headers: bearer(account), json: { hidden } });
+    if (at(response.body, 'data', 'hidden') !== hidden) throw malformedAnswer(`data.hidden: ${hidden}`);
+  }
+
+  /**
+   * `DELETE /2/tweets/:id` ("Delete Post", https://developer.x.com/en/docs/x-api/tweets/manage-tweets/api-reference/delete-tweets-id; tweet.write):
+   * the user's own posts and replies. Answers {"data": {"deleted": true}}; a 404 once the post is gone,
+   * which is taken as deleted (see PlatformConnector.deleteComment).
+   */
+  async deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void> {
+    const response = await this.http.send({ method: 'DELETE', url: `${this.ctx.baseUrl}/2/tweets/${encodeURIComponent(comment.platformCommentId)}`, headers: bearer(account), answers: [404] });
+    if (response.status !== 404 && at(response.body, 'data', 'deleted') !== true) throw malformedAnswer('data.deleted: true');
+  }
+
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
     const query = new URLSearchParams({
       query: `conversation_id:${platformPostId}`,
@@ -115,12 +140,14 @@ export class XConnector implements PlatformConnector {
       .map((post): PlatformComment => {
         const id = stringAt(post, 'id');
         if (!id) throw malformedAnswer('id on a post');
-        const author = usernames.get(stringAt(post, 'author_id')) ?? stringAt(post, 'author_id') ?? 'unknown';
+        const authorId = stringAt(post, 'author_id') ?? null;
+        const author = usernames.get(authorId ?? undefined) ?? authorId ?? 'unknown';
         const repliedTo = arrayAt(post, 'referenced_tweets').find((ref) => stringAt(ref, 'type') === 'replied_to');
         const parent = stringAt(repliedTo, 'id') ?? platformPostId;
         return {
           platformCommentId: id,
           author,
+          authorPlatformId: authorId,
           text: stringAt(post, 'text') ?? '',
           createdAt: stringAt(post, 'created_at') ?? '',
           url: `https://x.com/${author}/status/${id}`,

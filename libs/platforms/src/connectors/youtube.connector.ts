@@ -1,5 +1,5 @@
 import type { MediaFile } from '@app/media';
-import type { CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
+import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireMedia, requireText, TextRule } from '../content/content-rules';
 import { titleFrom } from '../content/title';
 import { GIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
@@ -8,6 +8,7 @@ import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, Pla
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, at, bearer, ConnectorContext, snakeCase, stringAt } from './connector-context';
 import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lookup';
+import { optionsOf, YouTubeOptions } from '../options/platform-options';
 
 /** A video's description takes 5,000 bytes and its title 100 characters; a comment 10,000 characters. */
 export const YOUTUBE_DESCRIPTION: TextRule = { field: 'description', max: 5_000, measure: utf8ByteLength, unit: 'bytes' };
@@ -64,18 +65,22 @@ export class YouTubeConnector implements PlatformConnector {
       /[<>]/.test(request.content) ? { code: 'invalid_characters', message: 'YouTube titles and descriptions cannot contain < or >', retryable: false } : null,
     );
     if (refusal) return failed(refusal);
-    return toOutcome(() => withCheckedMedia(this.ctx.media, request.media, YOUTUBE_MEDIA, 'YouTube', ([video]) => this.upload(account, request.content, video)));
+    return toOutcome(() => withCheckedMedia(this.ctx.media, request.media, YOUTUBE_MEDIA, 'YouTube', ([video]) => this.upload(account, request, video)));
   }
 
-  private async upload(account: ConnectorAccount, content: string, video: MediaFile): Promise<PublishOutcome> {
+  private async upload(account: ConnectorAccount, request: PublishRequest, video: MediaFile): Promise<PublishOutcome> {
+    const content = request.content;
+    // The `videos` resource's snippet and status (https://developers.google.com/youtube/v3/docs/videos) from the post's
+    // options: title (else the content's first line), tags, categoryId, privacyStatus (else public), selfDeclaredMadeForKids.
+    const { title, tags, categoryId, privacyStatus = 'public', madeForKids } = optionsOf<YouTubeOptions>(request);
     // Step 1, "Start a resumable session": the metadata, and the bytes to come in X-Upload-Content-*.
     const session = await this.http.send({
       method: 'POST',
       url: `${this.ctx.baseUrl}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`,
       headers: { ...bearer(account), 'X-Upload-Content-Type': video.contentType, 'X-Upload-Content-Length': String(video.size) },
       json: {
-        snippet: { title: titleFrom(content, YOUTUBE_TITLE_MAX) || 'Untitled', description: content },
-        status: { privacyStatus: 'public' },
+        snippet: { title: title ?? (titleFrom(content, YOUTUBE_TITLE_MAX) || 'Untitled'), description: content, ...(tags ? { tags } : {}), ...(categoryId ? { categoryId } : {}) },
+        status: { privacyStatus, ...(madeForKids === undefined ? {} : { selfDeclaredMadeForKids: madeForKids }) },
       },
     });
     const uploadUrl = session.headers.get('location');
@@ -164,6 +169,27 @@ export class YouTubeConnector implements PlatformConnector {
     });
   }
 
+  /**
+   * `POST /youtube/v3/comments/setModerationStatus?id=&moderationStatus=` ("Comments: setModerationStatus",
+   * https://developers.google.com/youtube/v3/docs/comments/setModerationStatus; youtube.force-ssl, by the
+   * channel's owner): hiding holds the comment for review (`heldForReview`), which `published` undoes.
+   * `rejected` is not used: a rejected comment "can't" be published again. Answers 204.
+   */
+  async setCommentHidden(account: ConnectorAccount, comment: CommentRef, hidden: boolean): Promise<void> {
+    const query = new URLSearchParams({ id: comment.platformCommentId, moderationStatus: hidden ? 'heldForReview' : 'published' });
+    await this.http.send({ method: 'POST', url: `${this.ctx.baseUrl}/youtube/v3/comments/setModerationStatus?${query}`, headers: bearer(account) });
+  }
+
+  /**
+   * `DELETE /youtube/v3/comments?id=` ("Comments: delete", https://developers.google.com/youtube/v3/docs/comments/delete;
+   * youtube.force-ssl): only the comment's author may. Answers 204; 404 commentNotFound once it is gone,
+   * which is taken as deleted (see PlatformConnector.deleteComment).
+   */
+  async deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void> {
+    const query = new URLSearchParams({ id: comment.platformCommentId });
+    await this.http.send({ method: 'DELETE', url: `${this.ctx.baseUrl}/youtube/v3/comments?${query}`, headers: bearer(account), answers: [404] });
+  }
+
   async listComments(account: ConnectorAccount, platformPostId: string): Promise<PlatformComment[]> {
     const query = new URLSearchParams({ part: 'snippet,replies', videoId: platformPostId, maxResults: '100', textFormat: 'plainText' });
     const response = await this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/youtube/v3/commentThreads?${query}`, headers: bearer(account) });
@@ -172,7 +198,9 @@ export class YouTubeConnector implements PlatformConnector {
       if (!id) throw malformedAnswer('comment id');
       return {
         platformCommentId: id,
+        // "Comments" (https://developers.google.com/youtube/v3/docs/comments): the author's channel id in authorChannelId.value.
         author: stringAt(comment, 'snippet', 'authorDisplayName') ?? 'unknown',
+        authorPlatformId: stringAt(comment, 'snippet', 'authorChannelId', 'value') ?? null,
         text: stringAt(comment, 'snippet', 'textOriginal') ?? stringAt(comment, 'snippet', 'textDisplay') ?? '',
         createdAt: stringAt(comment, 'snippet', 'publishedAt') ?? '',
         url: commentUrl(platformPostId, id),

@@ -1,3 +1,4 @@
+import { AddressRefusedError } from '@app/media';
 import type { PlatformError } from '../connector';
 import { backoffDelayMs, rateLimitDelayMs, RetryPolicy } from './retry-policy';
 
@@ -113,6 +114,8 @@ export class PlatformHttp {
       try {
         response = await this.attempt(request);
       } catch (cause) {
+        const refused = addressRefusal(cause);
+        if (refused !== null) throw new PlatformCallFailed({ code: 'platform_address_refused', message: refused, retryable: false });
         const reached = mayHaveReachedPlatform(cause);
         const message = describeNetworkError(cause);
         if (reached && request.irreversible && (!request.idempotent || isLast)) {
@@ -160,7 +163,9 @@ export class PlatformHttp {
       headers,
       body,
       signal: AbortSignal.timeout(this.policy.requestTimeoutMs),
-    });
+      // Node's fetch takes an undici dispatcher; the DOM RequestInit type does not name it.
+      ...(this.policy.dispatcher ? { dispatcher: this.policy.dispatcher } : {}),
+    } as RequestInit);
     const parsed = isSuccess(response.status) && request.expect === 'bytes' ? new Uint8Array(await response.arrayBuffer()) : parseBody(await response.text());
     return { status: response.status, headers: response.headers, body: parsed };
   }
@@ -177,6 +182,21 @@ function parseBody(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/**
+ * The guarded dialer's refusal (platform-dialer.ts), as its message, or null: the host is,
+ * or now resolves to, an address no call may reach. Nothing was sent, and asking again
+ * would be refused again. Node's fetch keeps the connector's error as the cause when it is
+ * an Error of Node's own realm, and only its text otherwise (undici's makeNetworkError; a
+ * test runner's sandboxed realm): both are recognised.
+ */
+function addressRefusal(error: unknown): string | null {
+  const cause = (error as { cause?: unknown })?.cause;
+  if (cause instanceof AddressRefusedError) return cause.message;
+  const text = (cause as { message?: unknown } | undefined)?.message;
+  const prefix = `${AddressRefusedError.name}: `;
+  return typeof text === 'string' && text.startsWith(prefix) ? text.slice(prefix.length) : null;
 }
 
 /** Error codes (undici / Node) that mean the connection never carried our request. */

@@ -1,3 +1,5 @@
+import type { Dispatcher } from 'undici';
+
 /** How hard a connector tries before giving up on a call. Tests pass tiny delays or a recording `sleep`. */
 export interface RetryPolicy {
   /** Attempts per call, the first included. */
@@ -11,6 +13,8 @@ export interface RetryPolicy {
   requestTimeoutMs: number;
   sleep(ms: number): Promise<void>;
   now(): number;
+  /** How calls connect: the guarded dialer (platform-dialer.ts) in the services; absent, fetch's own (tests of one connector). */
+  dispatcher?: Dispatcher;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {

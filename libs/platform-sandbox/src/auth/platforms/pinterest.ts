@@ -1,4 +1,5 @@
 import { PlatformRefusal, RouteAnswer, RouteContext } from '../../dialect';
+import { pageOf, pageSize } from '../../dialects/listing';
 import type { SandboxAuthority, SandboxIdentity } from '../authority';
 import type { SandboxSignIn } from '../sign-in';
 import { AuthorizationCodePlatform, authorizeRoute, grantedScopes, tokenRoute } from './authorization-code';
@@ -43,6 +44,17 @@ function basicClient({ headers }: RouteContext): { id?: string; secret?: string 
 function boardOf(user: SandboxIdentity): string | null {
   const boardId = user.attributes.boardId ?? `${user.platformAccountId}0001`;
   return boardId === '' ? null : boardId;
+}
+
+/**
+ * The user's boards: its board (boardOf) and, with a `moreBoards` attribute (a count), that many
+ * more, so a listing can span pages.
+ */
+function boardsOf(user: SandboxIdentity): Array<{ id: string; name: string }> {
+  const first = boardOf(user);
+  if (!first) return [];
+  const more = Array.from({ length: Number(user.attributes.moreBoards ?? 0) }, (_, index) => ({ id: `${user.platformAccountId}${String(index + 2).padStart(4, '0')}`, name: `Sandbox board ${index + 2}` }));
+  return [{ id: first, name: user.attributes.boardName ?? 'Sandbox board' }, ...more];
 }
 
 /** Identity routes need their scope: Pinterest answers 401 code 3 "Authorization failed." without it. */
@@ -120,10 +132,13 @@ export const pinterestSignIn: SandboxSignIn = {
       operation: 'identity',
       handle: (ctx) => {
         requireScope(ctx, 'boards:read');
+        // "List boards" (https://developers.pinterest.com/docs/api/v5/boards-list): page_size 1 to 250
+        // (default 25), the answer's `bookmark` names the next page (null on the last).
         const user = ctx.identity!;
-        const boardId = boardOf(user);
-        const board = { id: boardId, name: user.attributes.boardName ?? 'Sandbox board', description: '', owner: { username: user.handle }, privacy: 'PUBLIC', pin_count: 0 };
-        return { body: { items: boardId ? [board] : [], bookmark: null } };
+        const refusal = (message: string) => new PlatformRefusal(400, '1', message);
+        const { page, next } = pageOf(boardsOf(user), ctx.query.bookmark, pageSize(ctx.query.page_size, { min: 1, max: 250, default: 25 }, refusal), refusal);
+        const items = page.map(({ id, name }) => ({ id, name, description: '', owner: { username: user.handle }, privacy: 'PUBLIC', pin_count: 0 }));
+        return { body: { items, bookmark: next } };
       },
     },
   ],

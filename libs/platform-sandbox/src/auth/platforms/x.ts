@@ -23,7 +23,7 @@ const SCOPES = new Set([
 ]);
 
 /** What an account provisioned without named scopes was granted: what the service asks for. */
-const DEFAULT_SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'offline.access'];
+const DEFAULT_SCOPES = ['tweet.read', 'tweet.write', 'tweet.moderate.write', 'users.read', 'offline.access'];
 
 /** X's token endpoint texts (its answers to a bad code or refresh token, and to a missing Basic header). */
 const BAD_CODE = 'Value passed for the authorization code was invalid.';

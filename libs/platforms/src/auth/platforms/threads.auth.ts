@@ -22,8 +22,12 @@ import type { AuthorizationRequest, CodeExchange, OAuthApp, PlatformAuth, Signed
  * The Threads API documents no revocation: the user removes the app in Threads' settings.
  */
 
-/** Basic access (every endpoint), publishing, posting and reading replies. */
-export const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies'];
+/**
+ * Basic access (every endpoint), publishing, posting, hiding (threads_manage_replies) and reading
+ * replies, and deleting the user's own replies (threads_delete: Delete Posts,
+ * https://developers.facebook.com/docs/threads/posts/delete-posts).
+ */
+export const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_delete'];
 
 const AUTHORIZE_HOST = 'https://threads.net';
 const LONG_LIVED_MS = 60 * 86_400_000;

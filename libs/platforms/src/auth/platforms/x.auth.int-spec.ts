@@ -35,7 +35,7 @@ it("sends the user to x.com's consent page with an S256 challenge, the state and
     response_type: 'code',
     client_id: app.clientId,
     redirect_uri: CALLBACK,
-    scope: 'tweet.read tweet.write users.read offline.access',
+    scope: 'tweet.read tweet.write tweet.moderate.write users.read offline.access',
     state: 'st',
     code_challenge: 'ch',
     code_challenge_method: 'S256',

@@ -20,8 +20,12 @@ import { AuthorizationRequest, CodeExchange, CredentialRefused, OAuthApp, Platfo
  *   the numeric user id, the username (handle) and the name.
  */
 
-/** Posts and replies, reading replies (recent search) and the user, and a refresh token. */
-export const X_SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'offline.access'];
+/**
+ * Posts and replies, hiding replies (tweet.moderate.write: Hide replies,
+ * https://docs.x.com/x-api/posts/hide-replies/introduction), reading replies (recent search)
+ * and the user, and a refresh token.
+ */
+export const X_SCOPES = ['tweet.read', 'tweet.write', 'tweet.moderate.write', 'users.read', 'offline.access'];
 
 const AUTHORIZE_HOST = 'https://x.com';
 const TOKEN_HOST = 'https://api.x.com';
