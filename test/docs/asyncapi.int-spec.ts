@@ -13,9 +13,11 @@ const repoRoot = join(__dirname, '..', '..');
 /** Exhaustive by type: a new event type in the contract fails the type check until it is listed here. */
 const POST_EVENT_TYPES: Record<PostEventType, true> = {
   PostCreated: true, PublishRequested: true, AccountPublishStarted: true, AccountPublished: true, AccountPublishFailed: true,
-  PublishCompleted: true, FirstCommentPosted: true, FirstCommentFailed: true, PostEdited: true, PostDeleted: true, ScheduledPostExpired: true,
+  PublishCompleted: true, FirstCommentStarted: true, FirstCommentPosted: true, FirstCommentFailed: true, ThreadPartStarted: true, ThreadPartPosted: true, ThreadPartFailed: true, PostEdited: true, PostDeleted: true, ScheduledPostExpired: true,
 };
-const COMMENT_EVENT_TYPES: Record<CommentEventType, true> = { CommentReceived: true, CommentReplied: true };
+const COMMENT_EVENT_TYPES: Record<CommentEventType, true> = {
+  CommentReceived: true, CommentReplyStarted: true, CommentReplied: true, CommentHidden: true, CommentUnhidden: true, CommentReplyDeleted: true, CommentReclassified: true,
+};
 const ACCOUNT_EVENT_TYPES: Record<AccountEventType, true> = { AccountConnected: true, AccountReauthRequired: true, AccountDisconnected: true };
 
 type AsyncApi = { channels: Record<string, { address: string }>; components: { messages: Record<string, { payload: { $ref: string } }> } };
@@ -98,8 +100,8 @@ describe('AsyncAPI document', () => {
     sandbox.addFault({ platform: 'mastodon', account: commentFails.token, operation: 'comment', times: 'always', fault: { type: 'error', status: 422, message: 'Validation failed' } });
     const request = (method: string, path: string, body?: unknown) => stack.request(method, path, { key, body });
 
-    // Draft → edit → publish (partial, one first comment failing) → retry of the failed account.
-    const draft = await request('POST', '/api/v1/posts', { content: 'v1', accounts: [ok.ref, failsOnce.ref, commentFails.ref], firstComments: ['first!'] });
+    // Draft → edit → publish (partial, one first comment and one thread part failing) → retry of the failed account.
+    const draft = await request('POST', '/api/v1/posts', { content: 'v1', accounts: [ok.ref, failsOnce.ref, commentFails.ref], firstComments: ['first!'], thread: [{ content: 'more' }] });
     expect(draft.status).toBe(201);
     const id = draft.body.post.id as string;
     expect((await request('PATCH', `/api/v1/posts/${id}`, { content: 'v2' })).status).toBe(200);

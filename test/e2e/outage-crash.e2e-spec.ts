@@ -26,7 +26,9 @@ describe('the projector and the relay killed mid-batch', () => {
   beforeAll(async () => {
     infra = await startPrivateInfra();
     // The gateway answers a create once the read model shows it, or after PROJECTION_WAIT_MS: short, as the projector is down a while.
-    stack = await TestStack.start({ infra, overrides: { projectionWaitMs: 100, ...NO_RATE_LIMIT } });
+    // Small feed batches: the relay pipelines a batch's publishes, so a kill can only land inside the
+    // backlog when the backlog spans several batches.
+    stack = await TestStack.start({ infra, overrides: { projectionWaitMs: 100, feedBatchSize: 10, ...NO_RATE_LIMIT } });
     // The gateway's connection reads the stream (the projector's own dies with it).
     nc = stack.app('gateway').get<NatsConnection>(NATS_CONNECTION);
     stream = stack.app('gateway').get(Subjects).eventStreamName;

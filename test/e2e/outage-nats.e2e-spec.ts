@@ -71,7 +71,8 @@ describe('NATS killed and restarted', () => {
     );
     expect(results.filter((result) => result.success).length).toBeGreaterThan(0);
     // The one failure an outage may leave: outcome_unknown, for an account whose "started" was
-    // recorded but whose answer was lost with the connection (see the README: reliability).
+    // recorded but whose answer was lost with the connection for longer than the start's tries
+    // with the same delivery id (see the README: Not done yet, Reconciliation).
     expect(results.filter((result) => !result.success && result.code !== 'outcome_unknown')).toEqual([]);
   }, 60_000);
 });

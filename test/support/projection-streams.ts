@@ -89,6 +89,13 @@ export async function appendSampleStreams(store: EventStore): Promise<SampleStre
       data: { commentId: repliedCommentId, accountId: accounts[0].accountId, repliedAs: '@acme-x', replyPlatformId: `x-reply-${n}`, message: `Thank you ${n}`, repliedAt: at(13 + n) },
     });
   }
+  // The inbox's moderation and re-classification: hidden, one of the two replies deleted, read anew.
+  await comment(repliedCommentId, { type: 'CommentHidden', data: { commentId: repliedCommentId, accountId: accounts[0].accountId, hiddenAt: at(16) } });
+  await comment(repliedCommentId, { type: 'CommentReplyDeleted', data: { commentId: repliedCommentId, accountId: accounts[0].accountId, replyPlatformId: 'x-reply-1', deletedAt: at(17) } });
+  await comment(repliedCommentId, {
+    type: 'CommentReclassified',
+    data: { commentId: repliedCommentId, sentiment: 'neutral', tags: ['question'], classifierVersion: 'test', reclassifiedAt: at(18) },
+  });
   // The feed shows an event once every older transaction on the cluster has ended (other test
   // files' included), so it is read until every event appended here is in it.
   let events: RecordedEvent[] = [];

@@ -15,8 +15,11 @@ export interface ReceivedWebhook {
   answered: number;
 }
 
-/** What the receiver answers the n-th request with (1-based): a status, or 'hang' (never answers). */
-export type ReceiverBehaviour = (request: number, headers: IncomingMessage['headers']) => number | 'hang' | { delayMs: number; status: number };
+/** What the receiver answers the n-th request with (1-based): a status, or 'hang' (never answers); answer headers (Retry-After) when it says so. */
+export type ReceiverBehaviour = (
+  request: number,
+  headers: IncomingMessage['headers'],
+) => number | 'hang' | { delayMs?: number; status: number; headers?: Record<string, string> };
 
 /**
  * A real HTTP receiver of webhooks on loopback for tests: records every request,
@@ -41,16 +44,16 @@ export class WebhookReceiver {
       request.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
         const answer = receiver.behaviour(++receiver.requests, request.headers);
-        const finish = (status: number) => {
+        const finish = (status: number, headers: Record<string, string> = {}) => {
           receiver.record(request, body, status);
-          response.writeHead(status).end();
+          response.writeHead(status, headers).end();
         };
         if (answer === 'hang') {
           const release = () => response.destroy();
           receiver.hanging.add(release);
           request.socket.on('close', () => receiver.hanging.delete(release));
         } else if (typeof answer === 'number') finish(answer);
-        else setTimeout(() => finish(answer.status), answer.delayMs);
+        else setTimeout(() => finish(answer.status, answer.headers), answer.delayMs ?? 0);
       });
     });
     receiver = new WebhookReceiver(server);

@@ -1,4 +1,3 @@
-import type { ErrorBody } from './error-codes';
 import type { CreatePostBody } from './post-api';
 import type { PublishError } from './post-events';
 
@@ -45,6 +44,13 @@ export interface EditPostBody {
   /** Alone, it describes the current mediaUrls. */
   altText?: Array<string | null>;
   firstComments?: string[];
+  /** Replaces all the overrides ({} removes them); keys and values as in CreatePostBody. */
+  overrides?: CreatePostBody['overrides'];
+  /** Replaces all the platform options ({} removes them). */
+  platformOptions?: CreatePostBody['platformOptions'];
+  /** Replaces the whole thread ([] removes it). */
+  thread?: CreatePostBody['thread'];
+  autoSplit?: boolean;
   /** null unschedules (the post becomes a draft). */
   scheduledAt?: string | null;
 }
@@ -61,9 +67,19 @@ export interface FireScheduledPostCommand {
   postId: string;
 }
 
+export interface FireScheduledPostReply {
+  /** False when the post had nothing to fire (no longer scheduled, or not yet due): nothing appended. */
+  fired: boolean;
+}
+
 /** posts.abandon-publication: the scheduler found a publication running past every bound. */
 export interface AbandonPublicationCommand {
   postId: string;
+}
+
+export interface AbandonPublicationReply {
+  /** False when the publication had ended meanwhile: nothing appended. */
+  abandoned: boolean;
 }
 
 /** posts.start-account-publish: the publisher records the boundary before calling the platform. */
@@ -71,11 +87,17 @@ export interface StartAccountPublishCommand {
   postId: string;
   accountId: string;
   attempt: number;
+  /**
+   * One id per publisher handler run (a redelivery gets a new one), the same on every try of
+   * this command within the run: a run that lost the answer and asks again is told `started`.
+   */
+  deliveryId: string;
 }
 
 /**
- * - started: go ahead, call the platform (this caller owns the attempt);
- * - in_doubt: an earlier delivery started it and never recorded an outcome (it
+ * - started: go ahead, call the platform (this caller owns the attempt: it recorded the start,
+ *   with this delivery id);
+ * - in_doubt: another delivery started it and never recorded an outcome (it
  *   crashed, or is still running): reconcile, never call publish again;
  * - done: the account already has an outcome for this attempt; nothing to do.
  */
@@ -89,12 +111,20 @@ export interface RecordAccountOutcomeCommand {
   outcome: { status: 'published'; platformPostId: string; url: string; reconciled: boolean } | { status: 'failed'; error: PublishError };
 }
 
-/** posts.record-first-comment */
+export interface RecordAccountOutcomeReply {
+  /** False when the outcome was already recorded (a redelivery): nothing appended. */
+  recorded: boolean;
+}
+
+/** posts.record-first-comment: a first comment, or (kind threadPart) a thread part, each at its own boundary. */
 export interface RecordFirstCommentCommand {
   postId: string;
   accountId: string;
+  /** What `index` counts: the account's first comments (absent) or its thread parts. */
+  kind?: 'threadPart';
   index: number;
-  outcome: { status: 'posted'; platformCommentId: string } | { status: 'failed'; error: PublishError };
+  /** `started`: the boundary before the item's platform call, recorded once; the reply says whether this call recorded it. */
+  outcome: { status: 'posted'; platformCommentId: string } | { status: 'failed'; error: PublishError } | { status: 'started' };
 }
 
 /** Which first comments of an account are already recorded (so a redelivery posts only the rest). */
@@ -113,10 +143,9 @@ export interface PublicationState {
     accountId: string;
     status: 'pending' | 'started' | 'published' | 'failed';
     platformPostId: string | null;
-    /** Indexes of firstComments already recorded (posted or failed) for this account. */
-    firstCommentsDone: number[];
+    /** The first comments recorded for this account, by index: started (its call may have gone out), posted or failed. */
+    firstCommentsDone: Array<{ index: number; status: 'started' | 'posted' | 'failed' }>;
+    /** The thread parts recorded for this account, by index: started (its call may have gone out), posted (with its id) or failed. */
+    threadDone: Array<{ index: number; status: 'started' | 'posted' | 'failed'; platformPostId: string | null }>;
   }>;
 }
-
-/** What every command handler answers over NATS request/reply. */
-export type CommandReply<T> = { ok: true; value: T } | { ok: false; error: ErrorBody['error'] };

@@ -18,6 +18,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'account.disconnected',
   'comment.received',
   'comment.replied',
+  'comment.hidden',
+  'comment.unhidden',
+  'comment.reply_deleted',
+  'comment.reclassified',
   'webhook.disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

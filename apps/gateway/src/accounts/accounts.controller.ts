@@ -3,12 +3,13 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import type { FastifyReply } from 'fastify';
 import {
   AccountView,
+  BoardsReply,
   CompleteConnectCommand,
-  CompleteConnectReply,
   ConnectedAccountsReply,
   ConnectWithCredentialsCommand,
   DisconnectAccountCommand,
   DomainError,
+  ListBoardsCommand,
   StartConnectCommand,
   StartConnectReply,
 } from '@app/contracts';
@@ -20,7 +21,7 @@ import { Principal } from '../auth/principal';
 import { RequireScopes } from '../auth/scopes.decorator';
 import { ApiErrors, AUTHENTICATED_ERRORS } from '../openapi/error-responses';
 import { OPERATION_ERRORS } from '../openapi/operation-errors';
-import { AccountListSchema, AccountSchema, ConnectedAccountsSchema, StartConnectSchema } from '../openapi/schemas/account.schemas';
+import { AccountListSchema, AccountSchema, BoardsSchema, ConnectedAccountsSchema, StartConnectSchema } from '../openapi/schemas/account.schemas';
 import { bodyValidation, queryValidation } from '../validation/validation-pipes';
 import { ConnectCallbackQuery, ConnectWithCredentialsDto, StartConnectDto } from './connect-account.dto';
 
@@ -50,7 +51,7 @@ export class AccountsController {
   @ApiOkResponse({ type: StartConnectSchema })
   start(@Principal() principal: KeyPrincipal, @Body(bodyValidation) dto: StartConnectDto): Promise<StartConnectReply> {
     const command: StartConnectCommand = { workspaceId: principal.workspaceId, platform: dto.platform, redirectUri: dto.redirectUri, instanceUrl: dto.instanceUrl ?? null };
-    return this.commands.request<StartConnectReply>('accounts.connect-start', command);
+    return this.commands.request('accounts.connect-start', command);
   }
 
   /** Where the platform sends the user back: no API key (the signed, single-use state names the workspace). */
@@ -61,7 +62,7 @@ export class AccountsController {
   async callback(@Query(queryValidation) query: ConnectCallbackQuery, @Res() reply: FastifyReply): Promise<void> {
     if (!query.state) throw new DomainError('connect_state_invalid', 'the callback has no state');
     const command: CompleteConnectCommand = { state: query.state, code: query.code ?? null, error: query.error ?? null, errorDescription: query.error_description ?? null };
-    const { redirectTo } = await this.commands.request<CompleteConnectReply>('accounts.connect-complete', command);
+    const { redirectTo } = await this.commands.request('accounts.connect-complete', command);
     await reply.code(302).header('location', redirectTo).header('cache-control', 'no-store').send();
   }
 
@@ -73,7 +74,17 @@ export class AccountsController {
   @ApiCreatedResponse({ type: ConnectedAccountsSchema })
   connect(@Principal() principal: KeyPrincipal, @Body(bodyValidation) dto: ConnectWithCredentialsDto): Promise<ConnectedAccountsReply> {
     const command: ConnectWithCredentialsCommand = { ...dto, workspaceId: principal.workspaceId };
-    return this.commands.request<ConnectedAccountsReply>('accounts.connect-credentials', command);
+    return this.commands.request('accounts.connect-credentials', command);
+  }
+
+  @Get(':id/boards')
+  @RequireScopes('read')
+  @ApiErrors(...AUTHENTICATED_ERRORS, ...OPERATION_ERRORS.listBoards)
+  @ApiOperation({ summary: "A Pinterest account's boards, read from Pinterest: the ids platformOptions.pinterest.boardId takes" })
+  @ApiOkResponse({ type: BoardsSchema })
+  boards(@Principal() principal: KeyPrincipal, @Param('id') accountId: string): Promise<BoardsReply> {
+    const command: ListBoardsCommand = { workspaceId: principal.workspaceId, accountId };
+    return this.commands.request('accounts.list-boards', command);
   }
 
   @Delete(':id')
@@ -83,6 +94,6 @@ export class AccountsController {
   @ApiOkResponse({ type: AccountSchema })
   disconnect(@Principal() principal: KeyPrincipal, @Param('id') accountId: string): Promise<AccountView> {
     const command: DisconnectAccountCommand = { workspaceId: principal.workspaceId, accountId };
-    return this.commands.request<AccountView>('accounts.disconnect', command);
+    return this.commands.request('accounts.disconnect', command);
   }
 }

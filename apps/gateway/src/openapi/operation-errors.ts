@@ -30,10 +30,29 @@ const POST_RULE_ERRORS: ErrorCode[] = [
   'alt_text_too_long',
   'too_many_first_comments',
   'first_comment_invalid',
+  'invalid_override_key',
+  'override_not_publishable',
+  'too_many_thread_parts',
+  'thread_part_not_publishable',
+  'platform_option_invalid',
   'invalid_scheduled_at',
   'scheduled_at_in_past',
   'too_many_accounts',
 ];
+
+/** Acting on a stored comment as one of the workspace's accounts (reply, hide, unhide), once the platform is known. */
+const COMMENT_ACTION_ERRORS: ErrorCode[] = [
+  'unknown_comment',
+  'comment_platform_mismatch',
+  'comment_action_not_supported',
+  'unknown_account',
+  'account_disconnected',
+  'account_platform_mismatch',
+  'account_needs_reauth',
+];
+
+/** The platform's answer to the action. */
+const PLATFORM_CALL_ERRORS: ErrorCode[] = ['platform_rejected', 'platform_outcome_unknown'];
 
 /** An existing post addressed by id, with an optional If-Match. */
 const VERSIONED_POST_ERRORS: ErrorCode[] = ['not_found', 'invalid_if_match', 'precondition_failed', 'post_not_editable'];
@@ -47,24 +66,25 @@ const OPERATION_RULE_ERRORS = {
   editPost: [...BODY_ERRORS, ...VERSIONED_POST_ERRORS, 'nothing_to_edit', ...POST_RULE_ERRORS],
   deletePost: VERSIONED_POST_ERRORS,
   listComments: ['invalid_query'],
-  replyToComment: [
-    ...BODY_ERRORS,
+  replyToComment: [...BODY_ERRORS, 'unknown_platform', 'reply_message_invalid', ...COMMENT_ACTION_ERRORS, 'x_quota_exhausted', ...PLATFORM_CALL_ERRORS],
+  listCommentReplies: ['unknown_platform', 'unknown_comment'],
+  hideComment: [...BODY_ERRORS, 'unknown_platform', ...COMMENT_ACTION_ERRORS, ...PLATFORM_CALL_ERRORS],
+  unhideComment: [...BODY_ERRORS, 'unknown_platform', ...COMMENT_ACTION_ERRORS, ...PLATFORM_CALL_ERRORS],
+  deleteCommentReply: [
     'unknown_platform',
-    'reply_message_invalid',
     'unknown_comment',
     'comment_platform_mismatch',
-    'unknown_account',
+    'comment_action_not_supported',
+    'unknown_reply',
     'account_disconnected',
-    'account_platform_mismatch',
     'account_needs_reauth',
-    'x_quota_exhausted',
-    'platform_rejected',
-    'platform_outcome_unknown',
+    ...PLATFORM_CALL_ERRORS,
   ],
   startConnect: [...BODY_ERRORS, 'invalid_redirect_uri', 'sign_in_not_supported', 'invalid_instance_url', 'platform_not_configured', 'platform_unavailable'],
   connectCallback: ['invalid_query', 'connect_state_invalid'],
   connectWithCredentials: [...BODY_ERRORS, 'invalid_instance_url', 'invalid_credentials', 'platform_unavailable'],
   disconnectAccount: ['not_found'],
+  listBoards: ['not_found', 'boards_not_supported', 'account_needs_reauth', 'account_disconnected', 'platform_rejected'],
   verifyMetaWebhook: ['webhook_verification_failed'],
   listAccounts: [],
   receiveMetaWebhook: ['payload_too_large', 'invalid_body', 'webhook_signature_invalid', 'internal_error', 'service_unavailable'],

@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_PAYLOAD_VERSION, WebhookEventType } from '@app/contracts';
+import { COMMENT_SENTIMENTS, WEBHOOK_EVENT_TYPES, WEBHOOK_PAYLOAD_VERSION, WebhookEventType } from '@app/contracts';
 
 /*
  * The OpenAPI `webhooks` section: one operation per event type the service POSTs
@@ -28,6 +28,7 @@ const resultEntry = {
     error: object({ code: string, message: string, retryable: { type: 'boolean' } }),
   },
 };
+const sentimentSchema = { type: 'string', enum: [...COMMENT_SENTIMENTS] };
 const accountRef = object({ accountId: string, platform: string, account: { ...string, description: 'the handle' } });
 const postOutcome = object({
   postId: string,
@@ -61,11 +62,21 @@ const DATA: Record<WebhookEventType | 'webhook.test', { summary: string; data: J
       text: string,
       url: nullableString,
       commentedAt: dateTime,
-      sentiment: { type: 'string', enum: ['positive', 'negative', 'neutral'] },
+      sentiment: sentimentSchema,
       tags: { type: 'array', items: string },
     }),
   },
   'comment.replied': { summary: 'The workspace replied to a comment', data: object({ commentId: string, accountId: string, repliedAs: string, replyId: string, message: string, repliedAt: dateTime }) },
+  'comment.hidden': { summary: 'The workspace hid a comment on its platform', data: object({ commentId: string, accountId: { ...string, description: 'the account that hid it' }, hiddenAt: dateTime }) },
+  'comment.unhidden': { summary: 'The workspace showed a hidden comment again', data: object({ commentId: string, accountId: { ...string, description: 'the account that showed it' }, unhiddenAt: dateTime }) },
+  'comment.reply_deleted': {
+    summary: "One of the workspace's replies to a comment was deleted from the platform",
+    data: object({ commentId: string, accountId: { ...string, description: 'the account that wrote the reply' }, replyId: string, deletedAt: dateTime }),
+  },
+  'comment.reclassified': {
+    summary: 'The current classifier (npm run reclassify) read a stored comment differently: its sentiment and tags from now on',
+    data: object({ commentId: string, sentiment: sentimentSchema, tags: { type: 'array', items: string }, classifierVersion: string, reclassifiedAt: dateTime }),
+  },
   'webhook.disabled': {
     summary: 'Another endpoint of the workspace was disabled (sent to every enabled endpoint)',
     data: object({ endpointId: string, url: string, reason: { type: 'string', enum: ['gone', 'failing'] }, disabledAt: dateTime }),

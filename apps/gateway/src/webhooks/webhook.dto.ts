@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/sw
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { MAX_WEBHOOK_URL_CHARS, SUBSCRIBABLE_WEBHOOK_EVENT_TYPES } from '@app/contracts';
+import { CursorParameter } from '../posts/list-posts.query';
 
 const MAX_DESCRIPTION_CHARS = 500;
 const DELIVERY_LOG_MAX = 100;
@@ -46,4 +47,5 @@ export class ListDeliveriesQuery {
   @IsOptional() @IsIn(['pending', 'delivered', 'failed']) status?: 'pending' | 'delivered' | 'failed';
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: DELIVERY_LOG_MAX, default: 50 })
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(DELIVERY_LOG_MAX) limit?: number;
+  @CursorParameter() cursor?: string;
 }

@@ -8,13 +8,12 @@ import {
   ReplayWebhookReply,
   TestWebhookReply,
   UpdateWebhookCommand,
-  WebhookDeliveryView,
   WebhookEndpointCommand,
   WebhookEndpointView,
   WebhookEndpointWithSecret,
 } from '@app/contracts';
 import { CommandClient } from '@app/messaging';
-import { toDeliveryView, toEndpointView, WebhookDeliveryStore, WebhookEndpoint, WebhookEndpointStore } from '@app/webhooks/stores';
+import { DeliveryLogPage, deliveryLogPage, toEndpointView, WebhookDeliveryStore, WebhookEndpoint, WebhookEndpointStore } from '@app/webhooks/stores';
 import { KeyPrincipal } from '@app/workspaces';
 import { Principal } from '../auth/principal';
 import { RequireScopes } from '../auth/scopes.decorator';
@@ -55,7 +54,7 @@ export class WebhooksController {
   @ApiCreatedResponse({ type: WebhookEndpointWithSecretSchema })
   create(@Principal() principal: KeyPrincipal, @Body(bodyValidation) dto: CreateWebhookDto): Promise<WebhookEndpointWithSecret> {
     const command: CreateWebhookCommand = { workspaceId: principal.workspaceId, url: dto.url, events: dto.events, description: dto.description ?? null };
-    return this.commands.request<WebhookEndpointWithSecret>('webhooks.create', command);
+    return this.commands.request('webhooks.create', command);
   }
 
   @Get()
@@ -80,7 +79,7 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookEndpointSchema })
   update(@Principal() principal: KeyPrincipal, @Param('id') id: string, @Body(bodyValidation) dto: UpdateWebhookDto): Promise<WebhookEndpointView> {
     const command: UpdateWebhookCommand = { workspaceId: principal.workspaceId, endpointId: id, url: dto.url, events: dto.events, description: dto.description, enabled: dto.enabled };
-    return this.commands.request<WebhookEndpointView>('webhooks.update', command);
+    return this.commands.request('webhooks.update', command);
   }
 
   @Delete(':id')
@@ -98,7 +97,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'A new signing secret; deliveries carry a signature by the previous one too for 24 hours' })
   @ApiOkResponse({ type: WebhookEndpointWithSecretSchema })
   rotate(@Principal() principal: KeyPrincipal, @Param('id') id: string): Promise<WebhookEndpointWithSecret> {
-    return this.commands.request<WebhookEndpointWithSecret>('webhooks.rotate-secret', this.addressed(principal, id));
+    return this.commands.request('webhooks.rotate-secret', this.addressed(principal, id));
   }
 
   @Post(':id/test')
@@ -107,16 +106,19 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Send a webhook.test event, signed and retried like any other' })
   @ApiAcceptedResponse({ type: TestWebhookSchema })
   test(@Principal() principal: KeyPrincipal, @Param('id') id: string): Promise<TestWebhookReply> {
-    return this.commands.request<TestWebhookReply>('webhooks.test', this.addressed(principal, id));
+    return this.commands.request('webhooks.test', this.addressed(principal, id));
   }
 
   @Get(':id/deliveries')
   @ApiErrors(...AUTHENTICATED_ERRORS, ...OPERATION_ERRORS.listWebhookDeliveries)
-  @ApiOperation({ summary: 'The delivery log: status, attempts, last response code and times, newest first' })
+  @ApiOperation({
+    summary: 'The delivery log: status, attempts, last response code and times, newest first, a page at a time',
+    description: 'nextCursor, passed back as cursor with the same status filter, reads the next page; null on the last page.',
+  })
   @ApiOkResponse({ type: WebhookDeliveryListSchema })
-  async deliveryLog(@Principal() principal: KeyPrincipal, @Param('id') id: string, @Query(queryValidation) query: ListDeliveriesQuery): Promise<{ deliveries: WebhookDeliveryView[] }> {
+  async deliveryLog(@Principal() principal: KeyPrincipal, @Param('id') id: string, @Query(queryValidation) query: ListDeliveriesQuery): Promise<DeliveryLogPage> {
     const endpoint = await this.endpoint(principal, id);
-    return { deliveries: (await this.deliveries.list(endpoint.id, query.limit ?? DEFAULT_DELIVERY_LOG, query.status ?? null)).map(toDeliveryView) };
+    return deliveryLogPage(this.deliveries, endpoint.id, { limit: query.limit ?? DEFAULT_DELIVERY_LOG, status: query.status ?? null, cursor: query.cursor ?? null });
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')
@@ -136,7 +138,7 @@ export class WebhooksController {
   @ApiAcceptedResponse({ type: ReplayWebhookSchema })
   replay(@Principal() principal: KeyPrincipal, @Param('id') id: string, @Body(bodyValidation) dto: ReplayWebhookDto): Promise<ReplayWebhookReply> {
     const command: ReplayWebhookCommand = { ...this.addressed(principal, id), since: dto.since ?? null, afterPosition: dto.afterPosition ?? null };
-    return this.commands.request<ReplayWebhookReply>('webhooks.replay', command);
+    return this.commands.request('webhooks.replay', command);
   }
 
   private addressed(principal: KeyPrincipal, endpointId: string): WebhookEndpointCommand {

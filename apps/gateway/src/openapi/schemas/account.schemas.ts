@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PLATFORMS } from '@app/contracts';
+import { BoardsReply, PlatformBoard, PLATFORMS } from '@app/contracts';
 import { ACCOUNT_STATUSES, AccountStatus } from '@app/accounts';
 
 /** An account as the API shows it: the source of account ids, with its health. */
@@ -31,4 +31,15 @@ export class StartConnectSchema {
   @ApiProperty({ description: "the platform's consent page: send the user there" }) authorizationUrl!: string;
   @ApiProperty({ description: 'the signed, single-use state the platform will hand back' }) state!: string;
   @ApiProperty({ type: 'string', format: 'date-time', description: 'the sign-in must be finished before this' }) expiresAt!: string;
+}
+
+export class BoardSchema implements PlatformBoard {
+  @ApiProperty({ description: 'the board id Pinterest gives: what platformOptions.pinterest.boardId takes', example: '549755885175' }) id!: string;
+  @ApiProperty({ example: 'Launches' }) name!: string;
+  @ApiProperty({ type: String, nullable: true }) description!: string | null;
+  @ApiProperty({ type: String, nullable: true, enum: ['PUBLIC', 'PROTECTED', 'SECRET'] }) privacy!: string | null;
+}
+
+export class BoardsSchema implements BoardsReply {
+  @ApiProperty({ type: [BoardSchema], description: "every board of the account, as Pinterest's List boards gives them (all pages)" }) boards!: BoardSchema[];
 }

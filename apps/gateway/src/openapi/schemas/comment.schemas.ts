@@ -10,11 +10,16 @@ export class CommentSchema implements CommentListItem {
   @ApiProperty({ description: 'display name or handle of the commenter' }) author!: string;
   @ApiProperty() text!: string;
   @ApiProperty({ enum: COMMENT_SENTIMENTS, description: 'how the commenter sounds, not whether the comment is a problem' }) sentiment!: CommentSentiment;
-  @ApiProperty({ type: [String], description: 'intent labels: question, complaint, praise, spam, purchase_intent; may be empty' }) tags!: string[];
+  @ApiProperty({ type: [String], description: 'intent labels: question, complaint, praise, spam, purchase_intent, urgent; may be empty' }) tags!: string[];
   @ApiProperty({ description: 'whether this workspace has already answered it' }) replied!: boolean;
   @ApiProperty({ type: 'string', nullable: true }) postTitle!: string | null;
   @ApiProperty({ type: 'string', nullable: true, description: 'permalink, when the platform exposes one' }) url!: string | null;
   @ApiProperty({ type: 'string', format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ type: 'string', nullable: true, description: 'the platformCommentId of the comment this one replies to; null when it answers the post' }) parentCommentId!: string | null;
+  @ApiProperty({ description: 'hidden on the platform by this workspace (POST /api/v1/comments/hide)' }) hidden!: boolean;
+  @ApiProperty({ description: 'the platform lets the workspace reply to it' }) canReply!: boolean;
+  @ApiProperty({ description: 'the platform lets the workspace hide it and show it again' }) canHide!: boolean;
+  @ApiProperty({ description: "the platform lets the workspace delete its own replies to it" }) canDelete!: boolean;
 }
 
 export class CommentListSchema {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CreatePostResponse, LIMITS, PLATFORMS, POST_STATUSES, PostDetail, PostListItem, PostStatus, PublishResult, ResolvedAccountEcho } from '@app/contracts';
+import { CreatePostResponse, LIMITS, PlatformOptions, PLATFORMS, POST_STATUSES, PostDetail, PostListItem, PostOverrides, PostStatus, PublishResult, ResolvedAccountEcho, ThreadPartResult } from '@app/contracts';
+import { POST_FIELDS } from '../post-fields';
 import { NextCursorProperty } from './list-page.schema';
 
 /*
@@ -11,7 +12,11 @@ import { NextCursorProperty } from './list-page.schema';
 const isoDateTime = { type: 'string', format: 'date-time' } as const;
 
 export class PublishErrorSchema {
-  @ApiProperty({ description: "the platform's or the publisher's error code, e.g. rate_limited, outcome_unknown" }) code!: string;
+  @ApiProperty({
+    description:
+      "the platform's or the publisher's error code, e.g. rate_limited; outcome_unknown: the post may be live (its call may have gone out), check the account before retrying; publish_abandoned: given up before the platform was called, nothing was sent, safe to retry",
+  })
+  code!: string;
   @ApiProperty() message!: string;
   @ApiProperty({ description: 'whether a retry may succeed' }) retryable!: boolean;
 }
@@ -78,6 +83,42 @@ export class PostDetailSchema extends PostListItemSchema implements PostDetail {
   })
   altText?: Array<string | null>;
   @ApiProperty({ type: [String] }) firstComments!: string[];
+  @ApiPropertyOptional({ type: 'array', items: POST_FIELDS.thread.items, description: 'only when the post has a thread: its parts as given' })
+  thread?: Array<{ content: string; mediaUrls: string[]; altText?: Array<string | null> }>;
+  @ApiPropertyOptional({ description: 'only when over-long content is split into a numbered thread (see autoSplit on create)' }) autoSplit?: boolean;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['index', 'status'],
+        properties: {
+          index: { type: 'integer', description: 'the part\'s place after the post: 0 is the first part after it' },
+          status: { type: 'string', enum: ['posted', 'failed'] },
+          platformPostId: { type: 'string', description: 'when posted: the part\'s id on the platform' },
+          error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, retryable: { type: 'boolean' } } },
+        },
+      },
+    },
+    description: 'only once some thread part was recorded: per account id, each recorded part in order (a failed part stops the thread; POST /retry resumes it)',
+    example: { '0b6f2c1e-1d7a-4c55-9a1e-3f1f2b6a9c10': [{ index: 0, status: 'posted', platformPostId: '1790000000000000002' }] },
+  })
+  threadResults?: Record<string, ThreadPartResult[]>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: POST_FIELDS.overrides.additionalProperties,
+    description: 'only when the post has overrides: as stored, keyed by platform id or by account id (an account reference is stored as the id of the account it names)',
+    example: { x: { content: 'Launch day! 🚀' } },
+  })
+  overrides?: PostOverrides;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: POST_FIELDS.platformOptions.additionalProperties,
+    description: 'only when the post has platform options: per platform id, as given on create or the last edit',
+    example: { facebook: { placement: 'reel' } },
+  })
+  platformOptions?: PlatformOptions;
   @ApiProperty({ description: 'the post\'s version; the ETag header carries it quoted, for If-Match' }) version!: number;
 }
 

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SUBSCRIBABLE_WEBHOOK_EVENT_TYPES } from '@app/contracts';
+import { NextCursorProperty } from './list-page.schema';
 
 /** A webhook endpoint as the API shows it. */
 export class WebhookEndpointSchema {
@@ -41,6 +42,7 @@ export class WebhookDeliverySchema {
 
 export class WebhookDeliveryListSchema {
   @ApiProperty({ type: [WebhookDeliverySchema], description: 'newest first' }) deliveries!: WebhookDeliverySchema[];
+  @NextCursorProperty() nextCursor!: string | null;
 }
 
 export class TestWebhookSchema {
