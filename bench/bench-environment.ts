@@ -9,11 +9,12 @@ import { AccountStore, TokenCipher } from '@app/accounts';
 import { WorkspaceStore } from '@app/workspaces';
 
 /** PostgreSQL server the benches create their database on, and the NATS they use. */
-const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
-async function adminQuery(sql: string): Promise<void> {
-  const client = new Client({ connectionString: SERVER });
+/** One statement on its own connection: to the server's maintenance database, or to `url`. */
+export async function adminQuery(sql: string, url = SERVER): Promise<void> {
+  const client = new Client({ connectionString: url });
   await client.connect();
   await client.query(sql);
   await client.end();
@@ -58,9 +59,11 @@ export async function createBenchDatabase(poolSize: number): Promise<BenchDataba
  */
 export async function startService(db: BenchDatabase, apps: string[], env: Record<string, string> = {}) {
   const namespace = `bench${randomBytes(3).toString('hex')}`;
-  const processes: Array<{ url: string; stop: () => void }> = [];
+  const processes: Array<{ app: string; pid: number; url: string; stop: () => void }> = [];
   for (const app of apps) processes.push(await startApp(app, db, namespace, env));
-  return { url: processes[processes.length - 1].url, namespace, stop: () => processes.forEach((p) => p.stop()) };
+  // pids: each app's process, for its memory (/proc/<pid>/status).
+  const pids = Object.fromEntries(processes.map((p) => [p.app, p.pid]));
+  return { url: processes[processes.length - 1].url, namespace, pids, stop: () => processes.forEach((p) => p.stop()) };
 }
 
 async function startApp(app: string, db: BenchDatabase, namespace: string, env: Record<string, string>) {
@@ -71,5 +74,5 @@ async function startApp(app: string, db: BenchDatabase, namespace: string, env: 
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
-  return { url: (JSON.parse(line) as { url: string }).url, stop: () => child.kill('SIGTERM') };
+  return { app, pid: child.pid!, url: (JSON.parse(line) as { url: string }).url, stop: () => child.kill('SIGTERM') };
 }

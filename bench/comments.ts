@@ -10,7 +10,8 @@ import { metaSignature } from '../apps/gateway/src/comments/meta-webhook';
 import { startPlatformSandbox } from '@app/platform-sandbox';
 import { connectSandboxAccount } from '../tools/local/connect-sandbox-account';
 import { createBenchDatabase, startService } from './bench-environment';
-import { feedWebhook } from './meta-webhook';
+import { FeedComment, feedWebhook } from './meta-webhook';
+import { reportFigures } from './report';
 import { formatRow, measure, Measured } from './stats';
 import { runScript } from './run-script';
 
@@ -18,12 +19,18 @@ import { runScript } from './run-script';
  * npm run bench:comments: comments ingested per second end to end (sandbox →
  * poll or signed Meta webhook → classification → event store → projector →
  * comment_views), against baselines measured in the same run (classification
- * alone, plain single-row inserts); then GET /api/v1/comments latency with
- * 1,000,000 comments in the read model, each filter's plan checked for an index.
+ * alone, plain single-row inserts); webhooks both one comment a delivery and
+ * CHANGES_PER_DELIVERY a delivery (as Meta batches them); then GET
+ * /api/v1/comments latency with 1,000,000 comments in the read model, each
+ * filter's plan checked for an index.
  */
 const POLLED_COMMENTS = Number(process.env.BENCH_COMMENTS ?? 5000);
 const WEBHOOK_COMMENTS = Number(process.env.BENCH_WEBHOOK_COMMENTS ?? 2000);
 const WEBHOOK_CONCURRENCY = 16;
+/** Meta batches changes (up to 1000 a delivery): the same comments again in deliveries of this many, a few at a time. */
+const BATCHED_WEBHOOK_COMMENTS = Number(process.env.BENCH_BATCHED_WEBHOOK_COMMENTS ?? 5000);
+const CHANGES_PER_DELIVERY = 50;
+const BATCHED_CONCURRENCY = 4;
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 1000);
 const LIST_CONCURRENCY = 32;
@@ -187,19 +194,32 @@ async function main(): Promise<void> {
 
     // 1. Webhook: signed Meta Page feed calls, one comment each, under a Facebook post with no comments to poll.
     const webhookStarted = process.hrtime.bigint();
-    const webhookCalls = await measure(`POST /webhooks/meta (c=${WEBHOOK_CONCURRENCY})`, WEBHOOK_COMMENTS, WEBHOOK_CONCURRENCY, async (i) => {
-      const body = feedWebhook(webhookItem.id, `${webhookItem.id}_wh${i}`, texts[i % texts.length], `webhook_fan${i}`);
+    const sendWebhook = async (comments: FeedComment[]) => {
+      const body = feedWebhook(webhookItem.id, comments);
       const response = await fetch(`${service!.url}/webhooks/meta`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(body, META_APP_SECRET) },
         body,
       });
       const answer = (await response.json()) as { received?: number };
-      if (response.status !== 200 || answer.received !== 1) throw new Error(`webhook answered ${response.status} ${JSON.stringify(answer)}`);
-    });
-    const webhook = throughput(`webhook → listed (c=${WEBHOOK_CONCURRENCY})`, WEBHOOK_COMMENTS, await secondsUntilListed(db.pool, workspace.id, WEBHOOK_COMMENTS, webhookStarted));
+      if (response.status !== 200 || answer.received !== comments.length) throw new Error(`webhook answered ${response.status} ${JSON.stringify(answer)}`);
+    };
+    const feedComment = (prefix: string, i: number): FeedComment => ({ commentId: `${webhookItem.id}_${prefix}${i}`, text: texts[i % texts.length], author: `${prefix}_fan${i}` });
+    const webhookCalls = await measure(`POST /webhooks/meta, 1 comment (c=${WEBHOOK_CONCURRENCY})`, WEBHOOK_COMMENTS, WEBHOOK_CONCURRENCY, (i) => sendWebhook([feedComment('wh', i)]));
+    const webhook = throughput(`webhook, 1 comment each → listed (c=${WEBHOOK_CONCURRENCY})`, WEBHOOK_COMMENTS, await secondsUntilListed(db.pool, workspace.id, WEBHOOK_COMMENTS, webhookStarted));
     results.push(webhookCalls);
     endToEnd.push(webhook);
+
+    // 1b. Webhook deliveries carrying CHANGES_PER_DELIVERY comments each, as Meta batches them under load.
+    const batchedStarted = process.hrtime.bigint();
+    const deliveries = Math.ceil(BATCHED_WEBHOOK_COMMENTS / CHANGES_PER_DELIVERY);
+    const batchedCalls = await measure(`POST /webhooks/meta, ${CHANGES_PER_DELIVERY} comments (c=${BATCHED_CONCURRENCY})`, deliveries, BATCHED_CONCURRENCY, (d) =>
+      sendWebhook(Array.from({ length: CHANGES_PER_DELIVERY }, (_, k) => feedComment('whb', d * CHANGES_PER_DELIVERY + k))),
+    );
+    const batchedTotal = deliveries * CHANGES_PER_DELIVERY;
+    const batched = throughput(`webhook, ${CHANGES_PER_DELIVERY} each → listed (c=${BATCHED_CONCURRENCY})`, batchedTotal, await secondsUntilListed(db.pool, workspace.id, WEBHOOK_COMMENTS + batchedTotal, batchedStarted));
+    results.push(batchedCalls);
+    endToEnd.push(batched);
 
     // 2. Poll: every comment appears on the platforms at once; the comments app finds them on its next pass.
     for (let i = 0; i < POLLED_COMMENTS; i++) {
@@ -207,7 +227,7 @@ async function main(): Promise<void> {
       sandbox.control.addComment({ platform: item.platform, parentId: item.id, text: texts[i % texts.length], author: `fan${i}` });
     }
     const pollStarted = process.hrtime.bigint();
-    const polled = throughput(`poll → listed (${polledItems.length} items, ${POLL_INTERVAL_MS} ms interval)`, POLLED_COMMENTS, await secondsUntilListed(db.pool, workspace.id, WEBHOOK_COMMENTS + POLLED_COMMENTS, pollStarted));
+    const polled = throughput(`poll → listed (${polledItems.length} items, ${POLL_INTERVAL_MS} ms interval)`, POLLED_COMMENTS, await secondsUntilListed(db.pool, workspace.id, WEBHOOK_COMMENTS + batchedTotal + POLLED_COMMENTS, pollStarted));
     endToEnd.push(polled);
 
     // 3. The list at 1,000,000 comments: the ingesting apps stop (no background load); a lone gateway answers.
@@ -238,7 +258,18 @@ async function main(): Promise<void> {
     for (const line of plans) say(`  ${line}`);
     say(`\npolled comments listed / classifyComment alone: ${((polled.perSecond / classify.perSecond) * 100).toFixed(1)}%`);
     say(`polled comments listed / single-row INSERT (c=1): ${((polled.perSecond / insertSequential.perSecond) * 100).toFixed(1)}%`);
+    say(`webhook comments (1 a delivery) listed / classifyComment alone: ${((webhook.perSecond / classify.perSecond) * 100).toFixed(1)}%`);
+    say(`webhook comments (${CHANGES_PER_DELIVERY} a delivery) listed / classifyComment alone: ${((batched.perSecond / classify.perSecond) * 100).toFixed(1)}%`);
     say(`webhook comments listed / single-row INSERT (c=${WEBHOOK_CONCURRENCY}): ${((webhook.perSecond / insertConcurrent.perSecond) * 100).toFixed(1)}%`);
+    reportFigures('comments', {
+      classifyPerSecond: classify.perSecond,
+      insertPerSecond: { sequential: insertSequential.perSecond, concurrent: insertConcurrent.perSecond },
+      poll: { count: polled.count, perSecond: polled.perSecond, overClassify: polled.perSecond / classify.perSecond },
+      webhook: { count: webhook.count, perSecond: webhook.perSecond, overClassify: webhook.perSecond / classify.perSecond, callP50Ms: webhookCalls.p50, callP99Ms: webhookCalls.p99 },
+      batchedWebhook: { changesPerDelivery: CHANGES_PER_DELIVERY, count: batched.count, perSecond: batched.perSecond, overClassify: batched.perSecond / classify.perSecond, callP50Ms: batchedCalls.p50, callP99Ms: batchedCalls.p99 },
+      lists: results.slice(5).map((m) => ({ name: m.name, perSecond: m.perSecond, p50Ms: m.p50, p99Ms: m.p99 })),
+      plans,
+    });
   } finally {
     service?.stop();
     await db.drop();

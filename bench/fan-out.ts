@@ -3,16 +3,20 @@ import { Platform } from '@app/contracts';
 import { startPlatformSandbox } from '@app/platform-sandbox';
 import { connectSandboxAccount } from '../tools/local/connect-sandbox-account';
 import { createBenchDatabase, startService } from './bench-environment';
+import { reportFigures } from './report';
 import { formatRow, measure } from './stats';
 import { runScript } from './run-script';
 
 /**
  * npm run bench:fan-out: publishNow to 10 accounts whose platform answers each
  * publish after 100 ms (sandbox latency). Accounts are published in parallel,
- * so the answer should take about one platform round trip, not ten.
+ * so the answer should take about one platform round trip, not ten. Targets
+ * (issue 11): p50 ≤ 1.3× the 100 ms floor at c=1, ≤ 2× at c=8.
  */
 const LATENCY_MS = 100;
 const REQUESTS = Number(process.env.BENCH_FANOUT_REQUESTS ?? 40);
+const CONCURRENT = 8;
+const TARGETS = { sequential: 1.3, concurrent: 2 };
 const ACCOUNTS: Array<{ platform: Platform; handle: string }> = (['x', 'facebook', 'linkedin', 'bluesky', 'mastodon'] as Platform[]).flatMap((platform) => [
   { platform, handle: `@${platform}_one` },
   { platform, handle: `@${platform}_two` },
@@ -45,11 +49,21 @@ async function main(): Promise<void> {
     };
     await measure('warm-up', 5, 1, publish);
     const sequential = await measure(`publishNow to ${ACCOUNTS.length} accounts (c=1)`, REQUESTS, 1, publish);
-    const concurrent = await measure(`publishNow to ${ACCOUNTS.length} accounts (c=4)`, REQUESTS, 4, publish);
+    const concurrent = await measure(`publishNow to ${ACCOUNTS.length} accounts (c=${CONCURRENT})`, REQUESTS, CONCURRENT, publish);
     process.stdout.write(`\nplatform latency per publish: ${LATENCY_MS} ms; ten in a row would take ${LATENCY_MS * ACCOUNTS.length} ms\n`);
-    for (const m of [sequential, concurrent]) {
-      process.stdout.write(`${formatRow(m)}   p50/floor ${(m.p50 / LATENCY_MS).toFixed(2)}x   p99/floor ${(m.p99 / LATENCY_MS).toFixed(2)}x\n`);
+    const rows = [
+      { m: sequential, target: TARGETS.sequential },
+      { m: concurrent, target: TARGETS.concurrent },
+    ];
+    for (const { m, target } of rows) {
+      const met = m.p50 / LATENCY_MS <= target ? 'met' : 'NOT met';
+      process.stdout.write(`${formatRow(m)}   p50/floor ${(m.p50 / LATENCY_MS).toFixed(2)}x (target ≤ ${target}x: ${met})   p99/floor ${(m.p99 / LATENCY_MS).toFixed(2)}x\n`);
     }
+    reportFigures('fan-out', {
+      accounts: ACCOUNTS.length,
+      platformLatencyMs: LATENCY_MS,
+      runs: rows.map(({ m, target }) => ({ name: m.name, count: m.count, p50Ms: m.p50, p99Ms: m.p99, p50OverFloor: m.p50 / LATENCY_MS, target, met: m.p50 / LATENCY_MS <= target })),
+    });
   } finally {
     service?.stop();
     await db.drop();

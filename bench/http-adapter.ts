@@ -12,6 +12,7 @@ import { RequireScopes } from '../apps/gateway/src/auth/scopes.decorator';
 import { clampLimit, ListPostsQuery } from '../apps/gateway/src/posts/list-posts.query';
 import { queryValidation } from '../apps/gateway/src/validation/validation-pipes';
 import { formatRow, measure, Measured } from './stats';
+import { reportFigures } from './report';
 import { runScript } from './run-script';
 
 /**
@@ -131,6 +132,8 @@ async function main(): Promise<void> {
       `p50 ${(fastify.measured.p50 / express.measured.p50).toFixed(2)}x, p99 ${(fastify.measured.p99 / express.measured.p99).toFixed(2)}x, ` +
       `server CPU per request ${(fastify.serverCpuPerRequest / express.serverCpuPerRequest).toFixed(2)}x\n`,
   );
+  const figures = ({ measured, serverCpuPerRequest }: AdapterResult) => ({ perSecond: measured.perSecond, p50Ms: measured.p50, p99Ms: measured.p99, serverCpuMicrosPerRequest: serverCpuPerRequest });
+  reportFigures('http-adapter', { rounds: ROUNDS, requests: REQUESTS, fastify: figures(fastify), express: figures(express) });
 }
 
 const [role, adapter] = process.argv.slice(2);

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Platform } from '@app/contracts';
 import { startPlatformSandbox, trustSandboxCa } from '@app/platform-sandbox';
 import { connectSandboxAccount } from '../tools/local/connect-sandbox-account';
 import { createBenchDatabase, startService } from './bench-environment';
+import { memoryOf, resetPeak } from './process-memory';
+import { reportFigures } from './report';
 import { runScript } from './run-script';
 
 /**
@@ -29,31 +30,6 @@ const RUNS = Number(process.env.BENCH_MEDIA_RUNS ?? 3);
 const IMAGE_PLATFORMS: Platform[] = ['x', 'bluesky', 'mastodon', 'linkedin'];
 const HANDLE = '@media_bench';
 
-/** The publisher's process: the child of this one running stack-process.js publisher. */
-function publisherPid(): number {
-  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
-      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (parent === process.pid && argv.some((arg) => arg.endsWith('stack-process.js')) && argv.includes('publisher')) return Number(entry);
-    } catch {
-      // A process that ended while we looked.
-    }
-  }
-  throw new Error('the publisher process was not found under /proc');
-}
-
-/** VmRSS and VmHWM (peak since the last reset) of a process, in MB. */
-function memoryOf(pid: number): { rssMb: number; peakMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
-}
-
-function resetPeak(pid: number): void {
-  writeFileSync(`/proc/${pid}/clear_refs`, '5');
-}
-
 async function main(): Promise<void> {
   const sandbox = await startPlatformSandbox();
   const db = await createBenchDatabase(5);
@@ -76,7 +52,7 @@ async function main(): Promise<void> {
       PUBLISH_WAIT_MS: '300000',
     });
     const gateway = service.url;
-    const publisher = publisherPid();
+    const publisher = service.pids.publisher;
     let post = 0;
 
     /** publishNow to these platforms with these media; its wall time in ms (throws unless every account published). */
@@ -141,6 +117,13 @@ async function main(): Promise<void> {
       '',
     ];
     process.stdout.write(lines.join('\n'));
+    reportFigures('media', {
+      imagesAloneMs: Object.fromEntries(alone),
+      imagesTogetherMs: median(together),
+      imagesTogetherOverSlowest: median(together) / floor,
+      publisherRssMb: { started: started.rssMb, beforeImages: before.rssMb, imagesPeak },
+      videos: videoPeaks.map((run) => ({ bytes: run.bytes, ms: run.ms, rssBeforeMb: run.before, rssPeakMb: run.peak })),
+    });
     if (video.peak - video.before >= VIDEO_RSS_LIMIT_MB) throw new Error(`the publisher's RSS grew by ${mb(video.peak - video.before)} with a ${mb(video.bytes / 1024 / 1024)} video`);
   } finally {
     service?.stop();

@@ -1,20 +1,29 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { createBenchDatabase, startService } from './bench-environment';
+import { hasPgbench, PgbenchFigure, pgbenchInsertRate } from './pgbench-baseline';
+import { memoryOf, resetPeak } from './process-memory';
+import { reportFigures } from './report';
 import { formatRow, measure, Measured } from './stats';
 import { runScript } from './run-script';
 
 /**
- * npm run bench: end-to-end draft creation through the gateway against a
- * baseline of plain single-row inserts measured in the same run, and list
- * latency with 1,000,000 posts in the read model. Figures go in the README.
+ * npm run bench: end-to-end draft creation through the gateway against
+ * baselines of plain single-row inserts measured in the same run (pgbench when
+ * it is on the PATH, and node-pg inserts), each app's memory at idle and under
+ * the create load, and list latency with 1,000,000 posts in the read model.
+ * Figures go in the README.
  */
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const CREATES = Number(process.env.BENCH_CREATES ?? 4000);
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 2000);
+const PGBENCH_SECONDS = 10;
+const APPS = ['projector', 'posts', 'gateway'];
 
 async function main(): Promise<void> {
+  // PostgreSQL's own client first, on a server nothing else is using yet.
+  const pgbench: PgbenchFigure | null = (await hasPgbench()) ? await pgbenchInsertRate(CONCURRENCY, PGBENCH_SECONDS) : null;
   const db = await createBenchDatabase(CONCURRENCY);
   const results: Measured[] = [];
   let service: Awaited<ReturnType<typeof startService>> | null = null;
@@ -33,7 +42,7 @@ async function main(): Promise<void> {
     });
     results.push(baseline);
 
-    service = await startService(db, ['projector', 'posts', 'gateway']);
+    service = await startService(db, APPS);
     const post = (body: unknown) =>
       fetch(`${service!.url}/api/v1/posts`, {
         method: 'POST',
@@ -44,12 +53,15 @@ async function main(): Promise<void> {
     await measure('warm-up', 200, CONCURRENCY, async () => {
       await (await post({ content: 'warm-up', accounts: ['x:@bench'] })).arrayBuffer();
     });
+    const idle = Object.fromEntries(APPS.map((app) => [app, memoryOf(service!.pids[app]).rssMb]));
+    for (const app of APPS) resetPeak(service.pids[app]);
     const creates = await measure(`POST /api/v1/posts draft (c=${CONCURRENCY})`, CREATES, CONCURRENCY, async (i) => {
       const response = await post({ content: `Bench post ${i}`, accounts: ['x:@bench'] });
       await response.arrayBuffer();
       if (response.status !== 201) throw new Error(`create answered ${response.status}`);
     });
     results.push(creates);
+    const underLoad = Object.fromEntries(APPS.map((app) => [app, memoryOf(service!.pids[app])]));
 
     // 1,000,000 posts in the read model for this workspace, written directly (the projection's table).
     const t0 = Date.now();
@@ -73,7 +85,23 @@ async function main(): Promise<void> {
 
     process.stdout.write(`\n${'benchmark'.padEnd(44)} ${'count'.padStart(7)} ${'rate'.padStart(11)}\n`);
     for (const m of results) process.stdout.write(`${formatRow(m)}\n`);
-    process.stdout.write(`\nend-to-end draft creation / plain insert throughput: ${((creates.perSecond / baseline.perSecond) * 100).toFixed(1)}%\n`);
+    if (pgbench) process.stdout.write(`${'baseline: pgbench single-row INSERT'.padEnd(44)} ${'-'.padStart(7)} ${pgbench.perSecond.toFixed(0).padStart(9)}/s   (c=${pgbench.clients}, ${pgbench.seconds} s)\n`);
+    const percentOf = (rate: number) => ((creates.perSecond / rate) * 100).toFixed(1);
+    process.stdout.write(`\nend-to-end draft creation / node-pg insert throughput: ${percentOf(baseline.perSecond)}%\n`);
+    process.stdout.write(`end-to-end draft creation / pgbench insert throughput: ${pgbench ? `${percentOf(pgbench.perSecond)}%` : 'pgbench is not on the PATH'}\n`);
+    process.stdout.write(`\n${'app'.padEnd(12)} ${'RSS idle'.padStart(10)} ${'RSS after creates'.padStart(18)} ${'peak under creates'.padStart(19)}\n`);
+    for (const app of APPS) {
+      process.stdout.write(`${app.padEnd(12)} ${`${idle[app].toFixed(0)} MB`.padStart(10)} ${`${underLoad[app].rssMb.toFixed(0)} MB`.padStart(18)} ${`${underLoad[app].peakMb.toFixed(0)} MB`.padStart(19)}\n`);
+    }
+    reportFigures('posts', {
+      pgbenchInsertPerSecond: pgbench?.perSecond ?? null,
+      nodeInsertPerSecond: baseline.perSecond,
+      creates: { perSecond: creates.perSecond, p50Ms: creates.p50, p99Ms: creates.p99, concurrency: CONCURRENCY },
+      createsOverPgbench: pgbench ? creates.perSecond / pgbench.perSecond : null,
+      createsOverNodeInsert: creates.perSecond / baseline.perSecond,
+      lists: results.slice(2).map((m) => ({ name: m.name, perSecond: m.perSecond, p50Ms: m.p50, p99Ms: m.p99 })),
+      rssMb: Object.fromEntries(APPS.map((app) => [app, { idle: idle[app], afterCreates: underLoad[app].rssMb, peakUnderCreates: underLoad[app].peakMb }])),
+    });
   } finally {
     service?.stop();
     await db.drop();

@@ -3,7 +3,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { connect, NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { CommentListItem, CreatePostResponse, EventEnvelope, Platform, POST_STATUSES, PostListItem, ReplyResult, Subjects } from '@app/contracts';
-import { comparePositions, parsePosition, RELAY_CHECKPOINT, START } from '@app/event-store';
+import { RELAY_CHECKPOINT } from '@app/event-relay';
+import { comparePositions, parsePosition, START } from '@app/event-store';
 import { metaSignature } from '../apps/gateway/src/comments/meta-webhook';
 import { RunningPlatformSandbox, startPlatformSandbox, trustSandboxCa, type FaultRequest, type SandboxItem } from '@app/platform-sandbox';
 import { describeReport, isHealthy, verifyProjections } from '../apps/projector/src/verify/verify-projections';
@@ -385,7 +386,7 @@ class Soak {
     const added = await fetch(`${this.sandbox.url}/_sandbox/comments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform: 'facebook', parentId, text, author }) });
     if (added.status !== 201) throw new Error(`the sandbox refused a comment under ${parentId}: ${added.status} ${await added.text()}`);
     const { platformCommentId } = (await added.json()) as { platformCommentId: string };
-    const raw = feedWebhook(parentId, platformCommentId, text, author);
+    const raw = feedWebhook(parentId, [{ commentId: platformCommentId, text, author }]);
     const answer = await this.call('POST /webhooks/meta', { method: 'POST', path: '/webhooks/meta', raw, headers: { 'x-hub-signature-256': metaSignature(raw, META_APP_SECRET) }, authenticated: false }, [200]);
     if (answer?.status !== 200) return;
     if ((answer.body as { received?: number }).received === 1) this.ingested.add(platformCommentId);
@@ -618,7 +619,7 @@ interface RelayFigures {
 
 /**
  * Store against JetStream: every stored event relayed exactly once under its own id. The relay
- * publishes each event with Nats-Msg-Id = its event id (libs/event-store/src/relay.ts), then moves
+ * publishes each event with Nats-Msg-Id = its event id (libs/event-relay/src/relay-to-jetstream.ts), then moves
  * its checkpoint; JetStream drops a resend inside its duplicate window. So: every event up to the
  * relay's checkpoint is on the stream, a message count over the distinct ids is an event relayed
  * twice, two ids for one (stream, revision) an event relayed under another id, and an id the store

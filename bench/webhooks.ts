@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createBenchDatabase, startService } from './bench-environment';
+import { reportFigures } from './report';
 import { runScript } from './run-script';
 import { percentile } from './stats';
 
@@ -86,6 +87,15 @@ async function main(): Promise<void> {
         '',
       ].join('\n'),
     );
+    reportFigures('webhooks', {
+      endpoints: ENDPOINTS,
+      endpointLatencyMs: ENDPOINT_LATENCY_MS,
+      offeredPerSecond: POSTS_PER_SECOND * ENDPOINTS,
+      received: receipts.length,
+      expected,
+      deliveredPerSecond: rate,
+      lagMs: { p50: percentile(lags, 50), p90: percentile(lags, 90), p99: percentile(lags, 99), max: lags[lags.length - 1] },
+    });
     if (receipts.length < expected) throw new Error(`only ${receipts.length} of ${expected} deliveries arrived within two minutes`);
   } finally {
     service?.stop();
