@@ -77,6 +77,23 @@ describe('POST /api/v1/posts with a thread', () => {
     expect(view.thread).toEqual([{ content: 'Part two: what changed.', mediaUrls: [] }, { content: 'Part three, with a chart.', mediaUrls: [image(`${platform}-chart`)], altText: ['Sign-ups by week'] }]);
   });
 
+  it('mastodon: every part keeps the post\'s platform options (a private thread stays private)', async () => {
+    const a = await account('mastodon');
+    const response = await create({
+      content: 'For followers only.',
+      accounts: [a.ref],
+      platformOptions: { mastodon: { visibility: 'private', language: 'en' } },
+      thread: [{ content: 'Part two, also for followers.' }],
+    });
+    expect(response.status).toBe(201);
+    await partsRecorded(response.body.post.id, a.id, 1);
+    const [post] = sandbox().published({ account: a.token, kind: 'post' });
+    const [two] = replies(a.token);
+    // "Post a new status" keeps visibility and language per status (https://docs.joinmastodon.org/methods/statuses/#create).
+    expect(post.extra).toMatchObject({ visibility: 'private', language: 'en' });
+    expect(two.extra).toMatchObject({ visibility: 'private', language: 'en' });
+  });
+
   it('facebook (no reply chains): the post, then each part as a comment under it', async () => {
     const facebook = await account('facebook');
     const response = await create({ content: 'Launch day', accounts: [facebook.ref], thread: [{ content: 'More below.' }, { content: 'And the details.' }], firstComments: ['Ask us anything'] });

@@ -49,6 +49,8 @@ export interface NewComment {
   author: string;
   /** Uploads a reply carries where replies are posts (X, Bluesky, Mastodon: a thread part with media); absent, none. */
   media?: SandboxUpload[];
+  /** What the platform keeps of the request where replies are posts (Mastodon: visibility, spoiler_text, language). */
+  extra?: Record<string, string>;
 }
 
 /** One platform as the sandbox plays it: its routes and the shapes of its errors. */

@@ -139,7 +139,8 @@ export class PublishRequestedHandler {
       const replyTo = previous;
       const outcome = await this.postOnce(job, { accountId: target.accountId, kind: 'threadPart', index }, done?.status === 'started', (account) =>
         hasReplyChains(target.platform)
-          ? connector.publish(account, { content: part.content, media: mediaRefs(part.mediaUrls, part.altText), idempotencyKey, replyTo })
+          ? // A part is a post of its own there: it keeps the post's options (a private Mastodon thread stays private).
+            connector.publish(account, { content: part.content, media: mediaRefs(part.mediaUrls, part.altText), idempotencyKey, replyTo, options: job.platformOptions?.[target.platform] })
           : connector.comment(account, { kind: 'post', platformPostId: progress.platformPostId! }, part.content, idempotencyKey),
       );
       if (outcome.status === 'failed') return;

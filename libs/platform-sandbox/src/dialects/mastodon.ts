@@ -16,8 +16,8 @@ function statusId(store: SandboxStore): string {
   return String(112_000_000_000_000_000n + BigInt(store.nextSeq()));
 }
 
-function createComment(store: SandboxStore, { account, parent, text, author, media }: NewComment): SandboxItem {
-  return store.add({ platform: 'mastodon', account, owner: author, id: statusId(store), kind: 'comment', text, mediaUrls: [], media, parentId: parent.id, postId: rootPostId(parent), author, extra: {} });
+function createComment(store: SandboxStore, { account, parent, text, author, media, extra }: NewComment): SandboxItem {
+  return store.add({ platform: 'mastodon', account, owner: author, id: statusId(store), kind: 'comment', text, mediaUrls: [], media, parentId: parent.id, postId: rootPostId(parent), author, extra: extra ?? {} });
 }
 
 /**
@@ -199,7 +199,7 @@ export const mastodonDialect: PlatformDialect = {
         const item =
           typeof replyTo === 'string'
             ? // A reply is a status with in_reply_to_id, media_ids and all (https://docs.joinmastodon.org/methods/statuses/#create).
-              createComment(store, { account, parent: existing(store, 'mastodon', replyTo), text, author: account, media })
+              createComment(store, { account, parent: existing(store, 'mastodon', replyTo), text, author: account, media, extra: options })
             : store.add({ platform: 'mastodon', account, owner: account, id: statusId(store), kind: 'post', text, mediaUrls: [], media, parentId: null, postId: null, author: account, extra: options });
         for (const upload of media) upload.attachedTo = item.id;
         if (typeof key === 'string') store.idempotency.set(`${account}|${key}`, item.id);
