@@ -1,5 +1,5 @@
 import { Platform } from '@app/contracts';
-import { TestStack, tokenOf } from '../support/test-stack';
+import { usePostsStack } from './posts-fixture';
 
 /**
  * Facebook and Instagram placement (issue 15): `platformOptions.<facebook|instagram>.placement`
@@ -15,31 +15,11 @@ import { TestStack, tokenOf } from '../support/test-stack';
  * ("Post a new status", https://docs.joinmastodon.org/methods/statuses/#create).
  */
 describe('platformOptions placement (Facebook, Instagram) through HTTP', () => {
-  let stack: TestStack;
-  let key: string;
-  let workspaceId: string;
+  const posts = usePostsStack('mp');
+  const { account, create, itemOf, mediaUrl, photo, sandbox } = posts;
   let seq = 0;
 
-  beforeAll(async () => {
-    stack = await TestStack.start({ sandbox: true, overrides: { publishWaitMs: 8_000 } });
-    ({ key, workspaceId } = await stack.workspace());
-  });
-  afterAll(() => stack.stop());
-
-  const sandbox = () => stack.sandbox!.control;
-  async function account(platform: Platform) {
-    const handle = `@mp${platform}${++seq}${Math.random().toString(36).slice(2, 6)}`;
-    const connected = await stack.connect(workspaceId, platform, handle);
-    return { id: connected.id, token: tokenOf(connected.handle), ref: `${platform}:${connected.handle}` };
-  }
-  const create = (body: Record<string, unknown>) => stack.request('POST', '/api/v1/posts', { key, body });
-  const itemOf = (token: string) => {
-    const items = sandbox().published({ account: token, kind: 'post' });
-    expect(items).toHaveLength(1);
-    return items[0];
-  };
-  const video = (seconds: number) => `${stack.sandbox!.mediaUrl}/media/clip${++seq}.mp4?seconds=${seconds}&width=1080&height=1920`;
-  const photo = () => `${stack.sandbox!.mediaUrl}/media/photo${++seq}.jpg?width=1080&height=1350`;
+  const video = (seconds: number) => mediaUrl(`clip${++seq}.mp4?seconds=${seconds}&width=1080&height=1920`);
 
   it('Facebook reel: the video through a video_reels session, its text as the description', async () => {
     const page = await account('facebook');
@@ -92,11 +72,11 @@ describe('platformOptions placement (Facebook, Instagram) through HTTP', () => {
       ],
     ])('%s', async (_name, platform, body, details) => {
       const target = await account(platform);
-      const before = await stack.eventCount();
+      const before = await posts.stack.eventCount();
       const response = await create({ accounts: [target.ref], ...body({ photo: photo(), video: video(20) }) });
       expect(response.status).toBe(400);
       expect(response.body.error).toMatchObject({ code: 'platform_option_invalid', message: expect.any(String), details });
-      expect(await stack.eventCount()).toBe(before);
+      expect(await posts.stack.eventCount()).toBe(before);
     });
   });
 });

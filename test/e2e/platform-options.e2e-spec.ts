@@ -1,5 +1,5 @@
 import { Platform } from '@app/contracts';
-import { TestStack, tokenOf } from '../support/test-stack';
+import { usePostsStack } from './posts-fixture';
 
 /**
  * Platform options (issue 15): `platformOptions.<platform>` through HTTP, the posts service's check
@@ -15,30 +15,11 @@ import { TestStack, tokenOf } from '../support/test-stack';
  * - Pinterest board_id, link, title ("Create Pin", https://developers.pinterest.com/docs/api/v5/pins-create).
  */
 describe('platformOptions on POST and PATCH /api/v1/posts', () => {
-  let stack: TestStack;
-  let key: string;
-  let workspaceId: string;
+  const posts = usePostsStack('po');
+  const { create, itemOf, mediaUrl, photo, sandbox } = posts;
+  // Pinterest pins go on a board: the account is connected with one.
+  const account = (platform: Platform) => posts.account(platform, platform === 'pinterest' ? { boardId: '1000001' } : undefined);
   let seq = 0;
-
-  beforeAll(async () => {
-    stack = await TestStack.start({ sandbox: true, overrides: { publishWaitMs: 8_000 } });
-    ({ key, workspaceId } = await stack.workspace());
-  });
-  afterAll(() => stack.stop());
-
-  const sandbox = () => stack.sandbox!.control;
-  async function account(platform: Platform) {
-    const handle = `@po${platform}${++seq}${Math.random().toString(36).slice(2, 6)}`;
-    const connected = await stack.connect(workspaceId, platform, handle, platform === 'pinterest' ? { boardId: '1000001' } : undefined);
-    return { id: connected.id, platform, handle: connected.handle, token: tokenOf(connected.handle), ref: `${platform}:${connected.handle}` };
-  }
-  const create = (body: Record<string, unknown>) => stack.request('POST', '/api/v1/posts', { key, body });
-  const itemOf = (token: string) => {
-    const items = sandbox().published({ account: token, kind: 'post' });
-    expect(items).toHaveLength(1);
-    return items[0];
-  };
-  const photo = () => `${stack.sandbox!.mediaUrl}/media/photo${++seq}.jpg?width=1080&height=1350`;
 
   it('sends each text platform its options as its API names them', async () => {
     const [x, mastodon, linkedin, threads] = [await account('x'), await account('mastodon'), await account('linkedin'), await account('threads')];
@@ -73,7 +54,7 @@ describe('platformOptions on POST and PATCH /api/v1/posts', () => {
     const response = await create({
       content: 'The launch video\nEverything about it',
       accounts: [youtube.ref],
-      mediaUrls: [`${stack.sandbox!.mediaUrl}/media/launch${++seq}.mp4?seconds=5`],
+      mediaUrls: [mediaUrl(`launch${++seq}.mp4?seconds=5`)],
       publishNow: true,
       platformOptions: { youtube: { title: 'Launch day', privacyStatus: 'unlisted', tags: ['launch', 'acme'], categoryId: '28', madeForKids: false } },
     });
@@ -113,13 +94,13 @@ describe('platformOptions on POST and PATCH /api/v1/posts', () => {
   it('edits replace the options whole and are checked like a create', async () => {
     const x = await account('x');
     const id = (await create({ content: 'Draft', accounts: [x.ref], platformOptions: { x: { reply_settings: 'following' } } })).body.post.id;
-    const before = await stack.eventCount();
-    const refused = await stack.request('PATCH', `/api/v1/posts/${id}`, { key, body: { platformOptions: { x: { reply_settings: 'nobody' } } } });
+    const before = await posts.stack.eventCount();
+    const refused = await posts.stack.request('PATCH', `/api/v1/posts/${id}`, { key: posts.key, body: { platformOptions: { x: { reply_settings: 'nobody' } } } });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: 'platform_option_invalid', details: { platform: 'x', option: 'reply_settings', value: 'nobody' } });
-    expect(await stack.eventCount()).toBe(before);
-    expect((await stack.request('PATCH', `/api/v1/posts/${id}`, { key, body: { platformOptions: { x: { reply_settings: 'verified' } } } })).status).toBe(200);
-    expect((await stack.request('POST', `/api/v1/posts/${id}/publish`, { key })).status).toBe(201);
+    expect(await posts.stack.eventCount()).toBe(before);
+    expect((await posts.stack.request('PATCH', `/api/v1/posts/${id}`, { key: posts.key, body: { platformOptions: { x: { reply_settings: 'verified' } } } })).status).toBe(200);
+    expect((await posts.stack.request('POST', `/api/v1/posts/${id}/publish`, { key: posts.key })).status).toBe(201);
     expect(itemOf(x.token).extra).toMatchObject({ reply_settings: 'verified' });
   });
 
@@ -132,11 +113,11 @@ describe('platformOptions on POST and PATCH /api/v1/posts', () => {
       ['options that are not an object', 'invalid_body', { x: 'following' }, null],
     ])('%s: %s', async (_name, code, platformOptions, details) => {
       const [x, mastodon, bluesky] = [await account('x'), await account('mastodon'), await account('bluesky')];
-      const before = await stack.eventCount();
+      const before = await posts.stack.eventCount();
       const response = await create({ content: 'Hello', accounts: [x.ref, mastodon.ref, bluesky.ref], platformOptions });
       expect(response.status).toBe(400);
       expect(response.body.error).toMatchObject({ code, message: expect.any(String), ...(details ? { details } : {}) });
-      expect(await stack.eventCount()).toBe(before);
+      expect(await posts.stack.eventCount()).toBe(before);
     });
   });
 });

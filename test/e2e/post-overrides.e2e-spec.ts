@@ -1,5 +1,4 @@
-import { Platform } from '@app/contracts';
-import { TestStack, tokenOf } from '../support/test-stack';
+import { usePostsStack } from './posts-fixture';
 
 /**
  * One post shaped per platform and per account (issue 15, overrides): through HTTP, the posts
@@ -7,27 +6,11 @@ import { TestStack, tokenOf } from '../support/test-stack';
  * which counts each text the platform's documented way (X: https://docs.x.com/fundamentals/counting-characters).
  */
 describe('overrides on POST and PATCH /api/v1/posts', () => {
-  let stack: TestStack;
-  let key: string;
-  let workspaceId: string;
-  let seq = 0;
-
-  beforeAll(async () => {
-    stack = await TestStack.start({ sandbox: true, overrides: { publishWaitMs: 8_000 } });
-    ({ key, workspaceId } = await stack.workspace());
-  });
-  afterAll(() => stack.stop());
-
-  const sandbox = () => stack.sandbox!.control;
-  async function account(platform: Platform) {
-    const handle = `@ov${platform}${++seq}${Math.random().toString(36).slice(2, 6)}`;
-    const connected = await stack.connect(workspaceId, platform, handle);
-    return { id: connected.id, platform, handle: connected.handle, token: tokenOf(connected.handle), ref: `${platform}:${connected.handle}` };
-  }
-  const create = (body: Record<string, unknown>) => stack.request('POST', '/api/v1/posts', { key, body });
-  const patch = (id: string, body: unknown) => stack.request('PATCH', `/api/v1/posts/${id}`, { key, body });
+  const posts = usePostsStack('ov');
+  const { account, create, sandbox } = posts;
+  const patch = (id: string, body: unknown) => posts.stack.request('PATCH', `/api/v1/posts/${id}`, { key: posts.key, body });
   const eventData = async (id: string, type: string) => {
-    const { rows } = await stack.db.pool.query<{ data: Record<string, unknown> }>('SELECT data FROM events WHERE stream_id = $1 AND type = $2 ORDER BY stream_position', [`post-${id}`, type]);
+    const { rows } = await posts.stack.db.pool.query<{ data: Record<string, unknown> }>('SELECT data FROM events WHERE stream_id = $1 AND type = $2 ORDER BY stream_position', [`post-${id}`, type]);
     return rows.map((row) => row.data);
   };
   const textOn = (token: string) => sandbox().published({ account: token, kind: 'post' }).map((item) => item.text);
@@ -68,11 +51,11 @@ describe('overrides on POST and PATCH /api/v1/posts', () => {
     expect(textOn(x.token)).toEqual(['For X']);
     expect(textOn(mastodon.token)).toEqual(['For Mastodon']);
 
-    const before = await stack.eventCount();
+    const before = await posts.stack.eventCount();
     const missing = await create({ accounts: [x.ref, mastodon.ref], overrides: { x: { content: 'For X' } } });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatchObject({ code: 'content_required', details: { accountId: mastodon.id } });
-    expect(await stack.eventCount()).toBe(before);
+    expect(await posts.stack.eventCount()).toBe(before);
   });
 
   describe('refusals name the override and append nothing', () => {
@@ -93,11 +76,11 @@ describe('overrides on POST and PATCH /api/v1/posts', () => {
       ['alt text without its own media', 'alt_text_mismatch', () => ({ x: { altText: ['a photo'] } }), { override: 'x' }],
       ['an empty first comment', 'first_comment_invalid', () => ({ mastodon: { firstComments: [' '] } }), { override: 'mastodon', index: 0 }],
     ])('%s: %s', async (_name, code, overrides, details) => {
-      const before = await stack.eventCount();
+      const before = await posts.stack.eventCount();
       const response = await create({ content: 'Hello', accounts: [x.ref, mastodon.ref], overrides: overrides() });
       expect(response.status).toBe(400);
       expect(response.body.error).toMatchObject({ code, message: expect.any(String), details });
-      expect(await stack.eventCount()).toBe(before);
+      expect(await posts.stack.eventCount()).toBe(before);
     });
 
     it.each([
@@ -106,17 +89,17 @@ describe('overrides on POST and PATCH /api/v1/posts', () => {
       ['overrides that are not an object', ['x']],
       ['content that is not a string', { x: { content: 42 } }],
     ])('%s: invalid_body', async (_name, overrides) => {
-      const before = await stack.eventCount();
+      const before = await posts.stack.eventCount();
       const response = await create({ content: 'Hello', accounts: [x.ref], overrides });
       expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('invalid_body');
-      expect(await stack.eventCount()).toBe(before);
+      expect(await posts.stack.eventCount()).toBe(before);
     });
   });
 
   it('the OpenAPI document shows overrides and platformOptions on create and edit, with examples and their codes', async () => {
     type Schema = { $ref?: string; properties?: Record<string, { example?: unknown; description?: string }> };
-    const doc = (await stack.request('GET', '/api/openapi.json')).body;
+    const doc = (await posts.stack.request('GET', '/api/openapi.json')).body;
     const bodyOf = (method: string, path: string): Schema => {
       const schema: Schema = doc.paths[path][method].requestBody.content['application/json'].schema;
       return schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema;
@@ -133,14 +116,14 @@ describe('overrides on POST and PATCH /api/v1/posts', () => {
     const id = (await create({ content: 'The post', accounts: [x.ref] })).body.post.id;
 
     expect((await patch(id, { overrides: { x: { content: 'Edited for X' } } })).status).toBe(200);
-    const before = await stack.eventCount();
+    const before = await posts.stack.eventCount();
     const refused = await patch(id, { overrides: { x: { content: 'x'.repeat(281) } } });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: 'override_not_publishable', details: { override: 'x', reason: 'content_too_long' } });
-    expect(await stack.eventCount()).toBe(before);
+    expect(await posts.stack.eventCount()).toBe(before);
     expect(await eventData(id, 'PostEdited')).toEqual([expect.objectContaining({ overrides: { x: { content: 'Edited for X' } } })]);
 
-    const published = await stack.request('POST', `/api/v1/posts/${id}/publish`, { key });
+    const published = await posts.stack.request('POST', `/api/v1/posts/${id}/publish`, { key: posts.key });
     expect(published.status).toBe(201);
     expect(published.body.post.status).toBe('published');
     expect(textOn(x.token)).toEqual(['Edited for X']);
@@ -148,7 +131,7 @@ describe('overrides on POST and PATCH /api/v1/posts', () => {
     const second = await account('x');
     const draft = (await create({ content: 'Plain', accounts: [second.ref], overrides: { x: { content: 'Shaped' } } })).body.post.id;
     expect((await patch(draft, { overrides: {} })).status).toBe(200);
-    expect((await stack.request('POST', `/api/v1/posts/${draft}/publish`, { key })).status).toBe(201);
+    expect((await posts.stack.request('POST', `/api/v1/posts/${draft}/publish`, { key: posts.key })).status).toBe(201);
     expect(textOn(second.token)).toEqual(['Plain']);
   });
 });

@@ -64,14 +64,9 @@ describe('CommandRunner (load, decide, append with retry, over the PostgreSQL ev
   });
   const stored = async (id: string) => (await store.readStream(`counter-${id}`)).map((event) => [event.data, event.metadata.requestId]);
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    store = new RacedStore(db.pool, { databaseUrl: db.url });
-  });
-  afterAll(() => db.drop());
-  beforeEach(() => {
-    builtOn = [];
-    runner = new CommandRunner({
+  /** A runner of the counter on the shared store; a second one is another replica, knowing nothing of what the first remembers. */
+  const counterRunner = () =>
+    new CommandRunner({
       store,
       decider: counterDecider,
       streamId: (id) => `counter-${id}`,
@@ -79,6 +74,15 @@ describe('CommandRunner (load, decide, append with retry, over the PostgreSQL ev
       now: () => new Date('2026-01-01T00:00:00Z'),
       aggregate: 'counter',
     });
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    store = new RacedStore(db.pool, { databaseUrl: db.url });
+  });
+  afterAll(() => db.drop());
+  beforeEach(() => {
+    builtOn = [];
+    runner = counterRunner();
   });
 
   it('answers the events it appended and the position of the last one', async () => {
@@ -156,17 +160,6 @@ describe('CommandRunner (load, decide, append with retry, over the PostgreSQL ev
   });
 
   describe('the state kept between commands', () => {
-    /** Another replica's runner on the same store: it knows nothing of what this one remembers. */
-    const otherProcess = () =>
-      new CommandRunner({
-        store,
-        decider: counterDecider,
-        streamId: (id) => `counter-${id}`,
-        toNewEvents: (events, _state, requestId) => toNewEvents(events, { workspaceId: 'w-1', version: 1, requestId }),
-        now: () => new Date('2026-01-01T00:00:00Z'),
-        aggregate: 'counter',
-      });
-
     it('a stream this runner just wrote is not read again for the next command', async () => {
       const id = randomUUID();
       await runner.run(id, increment(1));
@@ -183,7 +176,7 @@ describe('CommandRunner (load, decide, append with retry, over the PostgreSQL ev
     it('after another process appended, the remembered revision is refused and the command is decided on what it wrote', async () => {
       const id = randomUUID();
       await runner.run(id, increment(1));
-      await otherProcess().run(id, increment(10));
+      await counterRunner().run(id, increment(10));
       builtOn = [];
 
       const outcome = await runner.run(id, increment(5));
@@ -206,7 +199,7 @@ describe('CommandRunner (load, decide, append with retry, over the PostgreSQL ev
     it('a refusal or a command that decides nothing answers the stream as it is, not as this runner remembers it', async () => {
       const id = randomUUID();
       await runner.run(id, increment(1));
-      const { position } = await otherProcess().run(id, increment(10));
+      const { position } = await counterRunner().run(id, increment(10));
 
       await expect(runner.run(id, increment(0))).resolves.toEqual({ state: { count: 11 }, events: [], position });
       await expect(runner.run(id, increment(-1))).rejects.toMatchObject({ code: 'invalid_body' });

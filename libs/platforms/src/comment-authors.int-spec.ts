@@ -1,9 +1,7 @@
 import { COMMENT_CAPABILITIES, type Platform } from '@app/contracts';
-import { mediaRefs } from '@app/media';
-import { provisionConnectorAccount, RunningPlatformSandbox, type SandboxIdentity, startPlatformSandbox } from '@app/platform-sandbox';
+import type { SandboxIdentity } from '@app/platform-sandbox';
 import { type ConnectorAccount, isWrittenBy } from './connector';
-import { sandboxEndpoints } from './endpoints';
-import { ConnectorRegistry } from './registry';
+import { mediaAccount, mediaPost, mediaSandbox, mediaUrl } from './connectors/media.test-support';
 
 /**
  * Comment authors as each platform's comment listing names them, read through the connectors from
@@ -40,22 +38,8 @@ const CASES: AuthorCase[] = [
   { platform: 'threads', platformAccountId: '7001', shownAs: handle },
 ];
 
-let sandbox: RunningPlatformSandbox;
-let connectors: ConnectorRegistry;
+const env = mediaSandbox();
 let sequence = 0;
-
-beforeAll(async () => {
-  sandbox = await startPlatformSandbox({ port: 0 });
-  connectors = new ConnectorRegistry({
-    endpoints: sandboxEndpoints(sandbox.url),
-    retry: { baseDelayMs: 1, maxDelayMs: 4, requestTimeoutMs: 2_000, sleep: async () => undefined },
-    media: { allowedHosts: [new URL(sandbox.mediaUrl).host] },
-  });
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
 
 it('covers every platform the workspace can reply on', () => {
   expect(CASES.map((testCase) => testCase.platform).sort()).toEqual(
@@ -65,17 +49,14 @@ it('covers every platform the workspace can reply on', () => {
 
 describe.each(CASES)('$platform comment authors', (testCase) => {
   it("names the account's own reply by the platform's id for it, and a fan by the fan's name", async () => {
-    const connector = connectors.get(testCase.platform);
-    const { accountId, platform, identity, credentials } = provisionConnectorAccount(sandbox, {
-      platform: testCase.platform, handle: '@brand', displayName: 'Brand Inc', key: `authors-${++sequence}`, kind: testCase.kind, platformAccountId: testCase.platformAccountId,
-    });
-    const account: ConnectorAccount = { accountId, platform, identity, credentials };
-    const media = testCase.media ? [`${sandbox.mediaUrl}/media/${testCase.media}`] : [];
-    const published = await connector.publish(account, { content: 'Launch day\nAll the details', media: mediaRefs(media), idempotencyKey: `post-${sequence}` });
+    const connector = env.impatient.get(testCase.platform);
+    const account = mediaAccount(env, testCase.platform, { displayName: 'Brand Inc', kind: testCase.kind, platformAccountId: testCase.platformAccountId });
+    const { identity } = account;
+    const published = await connector.publish(account, mediaPost('Launch day\nAll the details', testCase.media ? [mediaUrl(env, testCase.media)] : []));
     if (published.status !== 'published') throw new Error(`publish failed: ${JSON.stringify(published)}`);
     const platformPostId = published.platformPostId;
-    const fan = sandbox.control.addComment({ platform: testCase.platform, parentId: platformPostId, text: 'Do you ship to Norway?', author: 'brand_fan' });
-    const reply = await connector.comment(account, { kind: 'comment', platformCommentId: fan.id, platformPostId }, 'We do!', `reply-${sequence}`);
+    const fan = env.sandbox.control.addComment({ platform: testCase.platform, parentId: platformPostId, text: 'Do you ship to Norway?', author: 'brand_fan' });
+    const reply = await connector.comment(account, { kind: 'comment', platformCommentId: fan.id, platformPostId }, 'We do!', `reply-${++sequence}`);
     if (reply.status !== 'published') throw new Error(`reply failed: ${JSON.stringify(reply)}`);
 
     const listed = await connector.listComments(account, platformPostId);

@@ -1,10 +1,8 @@
 import { COMMENT_CAPABILITIES, PLATFORMS, type Platform } from '@app/contracts';
-import { mediaRefs } from '@app/media';
-import { startPlatformSandbox, RunningPlatformSandbox, type SandboxIdentity, provisionConnectorAccount } from '@app/platform-sandbox';
+import type { SandboxIdentity } from '@app/platform-sandbox';
 import type { ConnectorAccount, PublishRequest } from './connector';
-import { sandboxEndpoints } from './endpoints';
+import { mediaAccount, mediaPost, mediaSandbox, mediaUrl } from './connectors/media.test-support';
 import { PlatformCallFailed } from './http/platform-http';
-import { ConnectorRegistry } from './registry';
 
 /**
  * Hiding, showing again and deleting comments through every connector, against the sandbox,
@@ -43,69 +41,50 @@ interface ModerationCase {
   othersLookDeleted?: true;
 }
 
-const post = (content: string, mediaUrls: string[] = []): PublishRequest => ({ content, media: mediaRefs(mediaUrls), idempotencyKey: `post-${Math.random()}` });
-
 const CASES: ModerationCase[] = [
   {
-    platform: 'facebook', platformAccountId: '1040001', kind: 'page', post: () => post('Hello page'), deletesOthersUnderOwnPosts: true,
+    platform: 'facebook', platformAccountId: '1040001', kind: 'page', post: () => mediaPost('Hello page'), deletesOthersUnderOwnPosts: true,
     withoutHideScope: ['pages_manage_posts', 'pages_read_engagement'], withoutDeleteScope: ['pages_manage_posts', 'pages_read_engagement'], scopeRefusalCode: 'permission_denied',
   },
   {
-    platform: 'instagram', platformAccountId: '17841400000001', kind: 'instagram', post: () => post('Caption', [`${sandbox.mediaUrl}/media/photo.jpg`]), deletesOthersUnderOwnPosts: true,
+    platform: 'instagram', platformAccountId: '17841400000001', kind: 'instagram', post: () => mediaPost('Caption', [mediaUrl(env, 'photo.jpg')]), deletesOthersUnderOwnPosts: true,
     withoutHideScope: ['instagram_basic', 'instagram_content_publish'], withoutDeleteScope: ['instagram_basic', 'instagram_content_publish'], scopeRefusalCode: 'permission_denied',
   },
   {
-    platform: 'threads', platformAccountId: '7001', post: () => post('Hello threads'),
+    platform: 'threads', platformAccountId: '7001', post: () => mediaPost('Hello threads'),
     withoutHideScope: ['threads_basic', 'threads_content_publish', 'threads_delete'], withoutDeleteScope: ['threads_basic', 'threads_content_publish', 'threads_manage_replies'], scopeRefusalCode: 'permission_denied',
   },
   {
-    platform: 'x', platformAccountId: '2244994945', post: () => post('Hello from the sandbox'),
+    platform: 'x', platformAccountId: '2244994945', post: () => mediaPost('Hello from the sandbox'),
     withoutHideScope: ['tweet.read', 'tweet.write', 'users.read', 'offline.access'], scopeRefusalCode: 'client_forbidden',
   },
   {
-    platform: 'youtube', post: () => post('Launch video\nAll the details', [`${sandbox.mediaUrl}/media/clip.mp4`]), hiddenLeavesListing: true,
+    platform: 'youtube', post: () => mediaPost('Launch video\nAll the details', [mediaUrl(env, 'clip.mp4')]), hiddenLeavesListing: true,
     withoutHideScope: ['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly'],
     withoutDeleteScope: ['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly'], scopeRefusalCode: 'insufficient_permissions',
   },
-  { platform: 'linkedin', platformAccountId: 'urn:li:organization:1001', kind: 'organization', post: () => post('Hello network') },
-  { platform: 'mastodon', post: () => post('Hello fediverse'), withoutDeleteScope: ['read:accounts', 'read:statuses'], scopeRefusalCode: 'forbidden', othersLookDeleted: true },
-  { platform: 'bluesky', platformAccountId: 'did:plc:brand', post: () => post('Hello sky') },
+  { platform: 'linkedin', platformAccountId: 'urn:li:organization:1001', kind: 'organization', post: () => mediaPost('Hello network') },
+  { platform: 'mastodon', post: () => mediaPost('Hello fediverse'), withoutDeleteScope: ['read:accounts', 'read:statuses'], scopeRefusalCode: 'forbidden', othersLookDeleted: true },
+  { platform: 'bluesky', platformAccountId: 'did:plc:brand', post: () => mediaPost('Hello sky') },
 ];
 
-let sandbox: RunningPlatformSandbox;
-let connectors: ConnectorRegistry;
-let tokenSequence = 0;
-
-beforeAll(async () => {
-  sandbox = await startPlatformSandbox({ port: 0 });
-  connectors = new ConnectorRegistry({
-    endpoints: sandboxEndpoints(sandbox.url),
-    retry: { baseDelayMs: 1, maxDelayMs: 4, requestTimeoutMs: 2_000, sleep: async () => undefined },
-    media: { allowedHosts: [new URL(sandbox.mediaUrl).host] },
-  });
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
+const env = mediaSandbox();
+let sequence = 0;
 
 /** A fresh account signed in on the sandbox; `scopes` = what the user granted (none named = all). */
 function accountFor(testCase: { platform: Platform; platformAccountId?: string; kind?: SandboxIdentity['kind'] }, scopes?: string[]): ConnectorAccount {
-  const { accountId, platform, identity, credentials } = provisionConnectorAccount(sandbox, {
-    platform: testCase.platform, handle: '@brand', key: `mod-${++tokenSequence}`, kind: testCase.kind, platformAccountId: testCase.platformAccountId, scopes,
-  });
-  return { accountId, platform, identity, credentials };
+  return mediaAccount(env, testCase.platform, { kind: testCase.kind, platformAccountId: testCase.platformAccountId, scopes });
 }
 
 async function publishedPost(testCase: ModerationCase, account: ConnectorAccount): Promise<string> {
-  const outcome = await connectors.get(testCase.platform).publish(account, testCase.post());
+  const outcome = await env.impatient.get(testCase.platform).publish(account, testCase.post());
   if (outcome.status !== 'published') throw new Error(`publish failed: ${JSON.stringify(outcome)}`);
   return outcome.platformPostId;
 }
 
 /** A comment "someone else" leaves under the post. */
 function someoneComments(platform: Platform, parentId: string, text = 'first!'): string {
-  return sandbox.control.addComment({ platform, parentId, text, author: `fan${++tokenSequence}` }).id;
+  return env.sandbox.control.addComment({ platform, parentId, text, author: `fan${++sequence}` }).id;
 }
 
 async function failureOf(call: Promise<unknown>): Promise<PlatformCallFailed['error']> {
@@ -115,7 +94,7 @@ async function failureOf(call: Promise<unknown>): Promise<PlatformCallFailed['er
 }
 
 describe.each(CASES.filter((testCase) => COMMENT_CAPABILITIES[testCase.platform].hide))('$platform hiding comments', (testCase) => {
-  const connector = () => connectors.get(testCase.platform);
+  const connector = () => env.impatient.get(testCase.platform);
 
   it("hides a comment someone else left under the account's post, then shows it again", async () => {
     const account = accountFor(testCase);
@@ -124,12 +103,12 @@ describe.each(CASES.filter((testCase) => COMMENT_CAPABILITIES[testCase.platform]
     const listed = async () => (await connector().listComments(account, platformPostId)).map((comment) => comment.platformCommentId);
 
     await connector().setCommentHidden(account, { platformCommentId, platformPostId }, true);
-    expect(sandbox.control.commentState(testCase.platform, platformCommentId)).toMatchObject({ hidden: true, deleted: false });
+    expect(env.sandbox.control.commentState(testCase.platform, platformCommentId)).toMatchObject({ hidden: true, deleted: false });
     expect(await listed()).toEqual(testCase.hiddenLeavesListing ? [] : [platformCommentId]);
     await connector().setCommentHidden(account, { platformCommentId, platformPostId }, false);
-    expect(sandbox.control.commentState(testCase.platform, platformCommentId)).toMatchObject({ hidden: false, deleted: false });
+    expect(env.sandbox.control.commentState(testCase.platform, platformCommentId)).toMatchObject({ hidden: false, deleted: false });
     expect(await listed()).toEqual([platformCommentId]);
-    expect(sandbox.control.requestCount({ account: account.accountId, operation: 'hide_comment' })).toBe(2);
+    expect(env.sandbox.control.requestCount({ account: account.accountId, operation: 'hide_comment' })).toBe(2);
   });
 
   it("is refused hiding a comment under someone else's post, and the comment stays visible", async () => {
@@ -141,7 +120,7 @@ describe.each(CASES.filter((testCase) => COMMENT_CAPABILITIES[testCase.platform]
 
     const error = await failureOf(connector().setCommentHidden(stranger, { platformCommentId, platformPostId }, true));
     expect(error.retryable).toBe(false);
-    expect(sandbox.control.commentState(testCase.platform, platformCommentId).hidden).toBe(false);
+    expect(env.sandbox.control.commentState(testCase.platform, platformCommentId).hidden).toBe(false);
   });
 
   if (testCase.withoutHideScope) {
@@ -152,7 +131,7 @@ describe.each(CASES.filter((testCase) => COMMENT_CAPABILITIES[testCase.platform]
 
       const error = await failureOf(connector().setCommentHidden(account, { platformCommentId, platformPostId }, true));
       expect(error).toMatchObject({ code: testCase.scopeRefusalCode, retryable: false });
-      expect(sandbox.control.commentState(testCase.platform, platformCommentId).hidden).toBe(false);
+      expect(env.sandbox.control.commentState(testCase.platform, platformCommentId).hidden).toBe(false);
     });
   }
 });
@@ -164,13 +143,13 @@ it('Threads hides top-level replies only: a nested reply "cannot be targeted in 
   const topLevel = someoneComments('threads', platformPostId);
   const nested = someoneComments('threads', topLevel, 'me too');
 
-  const error = await failureOf(connectors.get('threads').setCommentHidden(account, { platformCommentId: nested, platformPostId }, true));
+  const error = await failureOf(env.impatient.get('threads').setCommentHidden(account, { platformCommentId: nested, platformPostId }, true));
   expect(error).toMatchObject({ code: 'invalid_parameter', retryable: false });
-  expect(sandbox.control.commentState('threads', nested).hidden).toBe(false);
+  expect(env.sandbox.control.commentState('threads', nested).hidden).toBe(false);
 });
 
 describe.each(CASES.filter((testCase) => COMMENT_CAPABILITIES[testCase.platform].deleteOwnReply))('$platform deleting own replies', (testCase) => {
-  const connector = () => connectors.get(testCase.platform);
+  const connector = () => env.impatient.get(testCase.platform);
 
   it("deletes the account's own reply, which leaves the platform's comment listing", async () => {
     const account = accountFor(testCase);
@@ -184,7 +163,7 @@ describe.each(CASES.filter((testCase) => COMMENT_CAPABILITIES[testCase.platform]
     expect(before.find((comment) => comment.platformCommentId === question)).toMatchObject({ inReplyToCommentId: null });
 
     await connector().deleteComment(account, { platformCommentId: reply.platformPostId, platformPostId });
-    expect(sandbox.control.commentState(testCase.platform, reply.platformPostId)).toMatchObject({ deleted: true });
+    expect(env.sandbox.control.commentState(testCase.platform, reply.platformPostId)).toMatchObject({ deleted: true });
     const after = await connector().listComments(account, platformPostId);
     expect(after.map((comment) => comment.platformCommentId)).toEqual([question]);
   });
@@ -194,11 +173,11 @@ describe.each(CASES.filter((testCase) => COMMENT_CAPABILITIES[testCase.platform]
     const platformPostId = await publishedPost(testCase, account);
     const reply = await connector().comment(account, { kind: 'post', platformPostId }, 'thanks all', `reply-${Math.random()}`);
     if (reply.status !== 'published') throw new Error(`reply failed: ${JSON.stringify(reply)}`);
-    sandbox.control.addFault({ platform: testCase.platform, account: account.accountId, operation: 'delete_comment', times: 1, fault: { type: 'drop' } });
+    env.sandbox.control.addFault({ platform: testCase.platform, account: account.accountId, operation: 'delete_comment', times: 1, fault: { type: 'drop' } });
 
     await connector().deleteComment(account, { platformCommentId: reply.platformPostId, platformPostId });
-    expect(sandbox.control.commentState(testCase.platform, reply.platformPostId)).toMatchObject({ deleted: true });
-    expect(sandbox.control.requestCount({ account: account.accountId, operation: 'delete_comment' })).toBe(2);
+    expect(env.sandbox.control.commentState(testCase.platform, reply.platformPostId)).toMatchObject({ deleted: true });
+    expect(env.sandbox.control.requestCount({ account: account.accountId, operation: 'delete_comment' })).toBe(2);
   });
 
   if (!testCase.deletesOthersUnderOwnPosts) {
@@ -210,7 +189,7 @@ describe.each(CASES.filter((testCase) => COMMENT_CAPABILITIES[testCase.platform]
       const deleting = connector().deleteComment(account, { platformCommentId, platformPostId });
       if (testCase.othersLookDeleted) await deleting;
       else expect((await failureOf(deleting)).retryable).toBe(false);
-      expect(sandbox.control.commentState(testCase.platform, platformCommentId).deleted).toBe(false);
+      expect(env.sandbox.control.commentState(testCase.platform, platformCommentId).deleted).toBe(false);
     });
   }
 
@@ -223,7 +202,7 @@ describe.each(CASES.filter((testCase) => COMMENT_CAPABILITIES[testCase.platform]
 
       const error = await failureOf(connector().deleteComment(account, { platformCommentId: reply.platformPostId, platformPostId }));
       expect(error).toMatchObject({ code: testCase.scopeRefusalCode, retryable: false });
-      expect(sandbox.control.commentState(testCase.platform, reply.platformPostId).deleted).toBe(false);
+      expect(env.sandbox.control.commentState(testCase.platform, reply.platformPostId).deleted).toBe(false);
     });
   }
 });
@@ -233,15 +212,15 @@ describe('platforms without a capability', () => {
 
   it.each(lacking('hide'))('%s refuses hiding with comment_action_not_supported and makes no request', async (platform) => {
     const account = accountFor({ platform });
-    const error = await failureOf(connectors.get(platform).setCommentHidden(account, { platformCommentId: 'c1', platformPostId: 'p1' }, true));
+    const error = await failureOf(env.impatient.get(platform).setCommentHidden(account, { platformCommentId: 'c1', platformPostId: 'p1' }, true));
     expect(error).toMatchObject({ code: 'comment_action_not_supported', retryable: false });
-    expect(sandbox.control.requestCount({ account: account.accountId })).toBe(0);
+    expect(env.sandbox.control.requestCount({ account: account.accountId })).toBe(0);
   });
 
   it.each(lacking('deleteOwnReply'))('%s refuses deleting with comment_action_not_supported and makes no request', async (platform) => {
     const account = accountFor({ platform });
-    const error = await failureOf(connectors.get(platform).deleteComment(account, { platformCommentId: 'c1', platformPostId: 'p1' }));
+    const error = await failureOf(env.impatient.get(platform).deleteComment(account, { platformCommentId: 'c1', platformPostId: 'p1' }));
     expect(error).toMatchObject({ code: 'comment_action_not_supported', retryable: false });
-    expect(sandbox.control.requestCount({ account: account.accountId })).toBe(0);
+    expect(env.sandbox.control.requestCount({ account: account.accountId })).toBe(0);
   });
 });

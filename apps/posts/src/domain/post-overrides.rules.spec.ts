@@ -1,22 +1,13 @@
-import { DomainError, publicationFor, TargetAccount } from '@app/contracts';
+import { publicationFor, TargetAccount } from '@app/contracts';
 import { checkOverrides, checkPublications } from './post-overrides.rules';
 import { checkPlatformOptions } from './post-platform-options.rules';
+import { refusal } from './post.test-support';
 
 const x1: TargetAccount = { accountId: 'acc-x1', platform: 'x', handle: '@acme' };
 const x2: TargetAccount = { accountId: 'acc-x2', platform: 'x', handle: '@acme_jobs' };
 const mastodon: TargetAccount = { accountId: 'acc-ma', platform: 'mastodon', handle: '@acme@mastodon.social' };
 const accounts = [x1, x2, mastodon];
 const post = { content: 'The post', mediaUrls: ['https://cdn.example.com/a.jpg'], altText: ['A photo'], firstComments: ['First'] };
-
-function refusal(run: () => unknown): { code: string; details: unknown } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return { code: error.code, details: error.extra.details };
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('publicationFor', () => {
   it('layers the post, its platform override and its own, field by field', () => {

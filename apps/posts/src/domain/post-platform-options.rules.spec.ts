@@ -1,5 +1,6 @@
-import { DomainError, TargetAccount } from '@app/contracts';
+import { TargetAccount } from '@app/contracts';
 import { checkOptionedPublications } from './post-platform-options.rules';
+import { refusal } from './post.test-support';
 
 /**
  * checkOptionedPublications: the limits options shape, checked when the post is written — a
@@ -14,16 +15,6 @@ const mastodon: TargetAccount = { accountId: 'acc-ma', platform: 'mastodon', han
 const video = 'https://cdn.example.com/clip.mp4';
 const photo = 'https://cdn.example.com/a.jpg';
 const post = (content: string, mediaUrls: string[], overrides = {}) => ({ content, mediaUrls, firstComments: [], overrides });
-
-function refusal(run: () => void): { code: string; details: unknown } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return { code: error.code, details: error.extra.details };
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('checkOptionedPublications', () => {
   it('takes a reel or a story of one media item, and a feed post as before', () => {

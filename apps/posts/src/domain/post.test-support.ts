@@ -1,4 +1,4 @@
-import { PostEvent } from '@app/contracts';
+import { DomainError, PostEvent } from '@app/contracts';
 import { deciderSpec } from '@app/testing';
 import { CreatePost, PostCommand, RecordAccountOutcome, StartAccountPublish } from './post.commands';
 import { postDecider } from './post.decider';
@@ -59,3 +59,14 @@ export const failed = (accountId: string, attempt = 1): RecordAccountOutcome => 
   outcome: { status: 'failed', error: { code: 'content_too_long', message: 'too long', retryable: false } },
   now: later,
 });
+
+/** The code and details of the DomainError `run` throws (a rule's refusal); fails the test when it throws none. */
+export function refusal(run: () => unknown): { code: string; details: unknown } {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof DomainError) return { code: error.code, details: error.extra.details };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}

@@ -8,18 +8,18 @@ import {
   businessUseCaseLimited,
   carouselChildren,
   containerMedia,
-  containerStatus,
+  containerOrItemRoute,
+  createContainer,
   graphCommentModerationRoutes,
   graphError,
   graphId,
   graphUnauthorized,
   pullableMedia,
   pullIntoContainer,
+  publishContainer,
   requireActingFor,
-  requireFinished,
   stringParam,
   mediaListing,
-  takeContainer,
 } from './meta-graph';
 import { MIB } from './uploaded-media';
 import { commentAuthor } from './comment-author';
@@ -215,14 +215,10 @@ export const instagramDialect: PlatformDialect = {
       operation: 'container',
       handle: (ctx) => {
         requireInstagramActor(ctx);
-        const { store, account, params, body } = ctx;
-        const input = (body ?? {}) as Record<string, unknown>;
+        const input = (ctx.body ?? {}) as Record<string, unknown>;
         const caption = stringParam(input, 'caption');
         if (caption !== undefined) checkCaption(caption);
-        const id = graphId(store);
-        createContainerMedia(ctx, id, input);
-        store.pending.set(id, { platform: 'instagram', account, owner: params.node, params: input, consumedBy: null });
-        return { body: { id } };
+        return createContainer(ctx, 'instagram', ctx.params.node, input, (id) => createContainerMedia(ctx, id, input));
       },
     },
     {
@@ -231,37 +227,21 @@ export const instagramDialect: PlatformDialect = {
       operation: 'publish',
       handle: (ctx) => {
         requireInstagramActor(ctx);
-        const { store, account, params, body } = ctx;
-        const creationId = required(field(body, 'creation_id'), 'creation_id', '100');
-        const container = takeContainer(store, account, creationId);
-        requireFinished(store, 'instagram', creationId, container);
-        const id = graphId(store);
-        const item = store.add({
-          platform: 'instagram', account, owner: params.node, id, kind: 'post',
-          // A story shows no caption.
-          text: stringParam(container.params, 'media_type') === 'STORIES' ? '' : (stringParam(container.params, 'caption') ?? ''), mediaUrls: containerMedia(store, container.params),
-          media: attachContainerMedia(store, 'instagram', creationId, container, id),
-          parentId: null, postId: null, author: params.node, extra: placementOf(container.params),
+        const { store, account, params } = ctx;
+        return publishContainer(ctx, 'instagram', (creationId, container) => {
+          const id = graphId(store);
+          return store.add({
+            platform: 'instagram', account, owner: params.node, id, kind: 'post',
+            // A story shows no caption.
+            text: stringParam(container.params, 'media_type') === 'STORIES' ? '' : (stringParam(container.params, 'caption') ?? ''), mediaUrls: containerMedia(store, container.params),
+            media: attachContainerMedia(store, 'instagram', creationId, container, id),
+            parentId: null, postId: null, author: params.node, extra: placementOf(container.params),
+          });
         });
-        container.consumedBy = item.id;
-        return { body: { id: item.id } };
       },
     },
-    {
-      method: 'GET',
-      url: '/:version/:node',
-      operation: 'lookup',
-      handle: ({ store, params }) => {
-        const container = store.pending.get(params.node);
-        if (container) {
-          // IG Container: status_code, and status telling why when it is ERROR.
-          const { status, error } = containerStatus(store, 'instagram', params.node, container);
-          return { body: { id: params.node, status_code: status, ...(error ? { status: error } : {}) } };
-        }
-        const item = existing(store, 'instagram', params.node, '100');
-        return { body: { id: item.id, permalink: permalink(item) } };
-      },
-    },
+    // IG Container: status_code, and status telling why when it is ERROR.
+    containerOrItemRoute('instagram', (status, error) => ({ status_code: status, ...(error ? { status: error } : {}) }), permalink),
     {
       method: 'GET',
       url: '/:version/:node/media',

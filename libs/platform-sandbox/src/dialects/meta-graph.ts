@@ -1,7 +1,7 @@
 import type { Platform } from '@app/contracts';
 import type { SandboxIdentity } from '../auth/authority';
 import type { PlatformRoute, RouteAnswer, RouteContext } from '../dialect';
-import { field, PlatformRefusal, required } from '../dialect';
+import { existing, field, PlatformRefusal, required } from '../dialect';
 import { describeSandboxMedia, SandboxMediaDescription } from '../media-host';
 import { namedToFailProcessing, PendingObject, SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { createdSince, graphTime, pageOf, pageSize } from './listing';
@@ -87,7 +87,7 @@ export function graphId(store: SandboxStore): string {
 }
 
 /** Reads a container created earlier by this account; refuses unknown, foreign or used ones like Graph does. */
-export function takeContainer(store: SandboxStore, account: string, creationId: string) {
+function takeContainer(store: SandboxStore, account: string, creationId: string) {
   const container = store.pending.get(creationId);
   if (!container || container.account !== account) throw new PlatformRefusal(400, '100', `Invalid parameter: creation_id ${creationId} does not exist`);
   if (container.consumedBy) throw new PlatformRefusal(400, '9007', 'The media has already been published');
@@ -150,7 +150,7 @@ export function pullIntoContainer(
 /** A container's status as Instagram and Threads tell it: EXPIRED and PUBLISHED aside, IN_PROGRESS until its media is processed, then FINISHED or ERROR. */
 export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'PUBLISHED';
 
-export function containerStatus(store: SandboxStore, platform: Platform, containerId: string, container: PendingObject): { status: ContainerStatus; error: string | null } {
+function containerStatus(store: SandboxStore, platform: Platform, containerId: string, container: PendingObject): { status: ContainerStatus; error: string | null } {
   if (container.consumedBy) return { status: 'PUBLISHED', error: null };
   const upload = store.upload(platform, containerId);
   // Text and carousel containers carry no media of their own: a carousel is made of finished children only.
@@ -180,7 +180,7 @@ export function carouselChildren(store: SandboxStore, platform: Platform, accoun
 }
 
 /** Publishing (or using) a container whose media is not processed fails (Error Codes page: 9007 / 2207027). */
-export function requireFinished(store: SandboxStore, platform: Platform, containerId: string, container: PendingObject): void {
+function requireFinished(store: SandboxStore, platform: Platform, containerId: string, container: PendingObject): void {
   const { status, error } = containerStatus(store, platform, containerId, container);
   if (status === 'IN_PROGRESS') throw new PlatformRefusal(400, '9007/2207027', 'The media is not ready for publishing, please wait for a moment');
   if (status === 'ERROR') throw new PlatformRefusal(400, '9007/2207027', `The media could not be processed (${error}); create a new container`);
@@ -194,6 +194,62 @@ export function attachContainerMedia(store: SandboxStore, platform: Platform, co
     .filter((upload): upload is SandboxUpload => upload !== undefined);
   for (const upload of uploads) upload.attachedTo = itemId;
   return uploads;
+}
+
+/**
+ * Making a container, as Instagram ("Content Publishing",
+ * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/content-publishing) and
+ * Threads ("Posts", https://developers.facebook.com/docs/threads/posts) both do: a new id, the media
+ * pulled under it (`pullMedia`, which refuses what the platform refuses before anything is kept),
+ * the container kept for publishing. Answers {"id"}.
+ */
+export function createContainer(ctx: RouteContext, platform: Platform, owner: string, input: Record<string, unknown>, pullMedia: (containerId: string) => void): RouteAnswer {
+  const id = graphId(ctx.store);
+  pullMedia(id);
+  ctx.store.pending.set(id, { platform, account: ctx.account, owner, params: input, consumedBy: null });
+  return { body: { id } };
+}
+
+/**
+ * Publishing a container by `creation_id` (Instagram /media_publish, Threads /threads_publish, the
+ * same pages): this account's unused container, FINISHED, becomes the item `publish` adds, and is
+ * PUBLISHED from then on. Answers {"id"}.
+ */
+export function publishContainer(ctx: RouteContext, platform: Platform, publish: (creationId: string, container: PendingObject) => SandboxItem): RouteAnswer {
+  const creationId = required(field(ctx.body, 'creation_id'), 'creation_id', '100');
+  const container = takeContainer(ctx.store, ctx.account, creationId);
+  requireFinished(ctx.store, platform, creationId, container);
+  const item = publish(creationId, container);
+  container.consumedBy = item.id;
+  return { body: { id: item.id } };
+}
+
+/**
+ * GET /{id}: a container answers its status in the platform's own fields (`statusFields`: IG
+ * Container's status_code and status,
+ * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container;
+ * Threads' status and error_message, https://developers.facebook.com/docs/threads/troubleshooting),
+ * a published item its permalink.
+ */
+export function containerOrItemRoute(
+  platform: Platform,
+  statusFields: (status: ContainerStatus, error: string | null) => Record<string, unknown>,
+  permalinkOf: (item: SandboxItem) => string,
+): PlatformRoute {
+  return {
+    method: 'GET',
+    url: '/:version/:node',
+    operation: 'lookup',
+    handle: ({ store, params }) => {
+      const container = store.pending.get(params.node);
+      if (container) {
+        const { status, error } = containerStatus(store, platform, params.node, container);
+        return { body: { id: params.node, ...statusFields(status, error) } };
+      }
+      const item = existing(store, platform, params.node, '100');
+      return { body: { id: item.id, permalink: permalinkOf(item) } };
+    },
+  };
 }
 
 /**

@@ -6,7 +6,8 @@ import {
   attachContainerMedia,
   carouselChildren,
   containerMedia,
-  containerStatus,
+  containerOrItemRoute,
+  createContainer,
   graphBooleanParam,
   graphError,
   graphId,
@@ -14,11 +15,10 @@ import {
   graphUnauthorized,
   mediaListing,
   pullableMedia,
+  publishContainer,
   pullIntoContainer,
   requireActingFor,
-  requireFinished,
   stringParam,
-  takeContainer,
   GRAPH_MODERATION_REFUSALS,
 } from './meta-graph';
 import { GIB, MIB } from './uploaded-media';
@@ -148,10 +148,7 @@ export const threadsDialect: PlatformDialect = {
         // ("Reply Management", https://developers.facebook.com/docs/threads/reply-management).
         const replyControl = stringParam(input, 'reply_control');
         if (replyControl !== undefined && !REPLY_CONTROLS.includes(replyControl)) throw new PlatformRefusal(400, '100', `Invalid parameter: reply_control ${replyControl}`);
-        const id = graphId(store);
-        createContainerMedia(ctx, id, input, mediaType);
-        store.pending.set(id, { platform: 'threads', account, owner: ownerOf(params.node, account), params: input, consumedBy: null });
-        return { body: { id } };
+        return createContainer(ctx, 'threads', ownerOf(params.node, account), input, (id) => createContainerMedia(ctx, id, input, mediaType));
       },
     },
     {
@@ -160,35 +157,19 @@ export const threadsDialect: PlatformDialect = {
       operation: ({ store, body }) => (stringParam(store.pending.get(String(field(body, 'creation_id')))?.params ?? {}, 'reply_to_id') ? 'comment' : 'publish'),
       handle: (ctx) => {
         requireThreadsUser(ctx);
-        const { store, account, params, body } = ctx;
-        const creationId = required(field(body, 'creation_id'), 'creation_id', '100');
-        const container = takeContainer(store, account, creationId);
-        requireFinished(store, 'threads', creationId, container);
-        const text = stringParam(container.params, 'text') ?? '';
-        const replyTo = stringParam(container.params, 'reply_to_id');
-        const owner = ownerOf(params.node, account);
-        // An item's `username` is the "Threads username who created the post" (Replies and Conversations,
-        // https://developers.facebook.com/documentation/threads/retrieve-and-manage-replies/replies-and-conversations): the acting user's (requireThreadsUser).
-        const item = addPost(store, account, owner, ctx.identity?.handle ?? owner, text, creationId, container, replyTo ? existing(store, 'threads', replyTo, '100') : null);
-        container.consumedBy = item.id;
-        return { body: { id: item.id } };
+        const { store, account, params } = ctx;
+        return publishContainer(ctx, 'threads', (creationId, container) => {
+          const replyTo = stringParam(container.params, 'reply_to_id');
+          const owner = ownerOf(params.node, account);
+          // An item's `username` is the "Threads username who created the post" (Replies and Conversations,
+          // https://developers.facebook.com/documentation/threads/retrieve-and-manage-replies/replies-and-conversations): the acting user's (requireThreadsUser).
+          const text = stringParam(container.params, 'text') ?? '';
+          return addPost(store, account, owner, ctx.identity?.handle ?? owner, text, creationId, container, replyTo ? existing(store, 'threads', replyTo, '100') : null);
+        });
       },
     },
-    {
-      method: 'GET',
-      url: '/:version/:node',
-      operation: 'lookup',
-      handle: ({ store, params }) => {
-        const container = store.pending.get(params.node);
-        if (container) {
-          // A container's publishing status and, on ERROR, error_message ("Threads API Troubleshooting").
-          const { status, error } = containerStatus(store, 'threads', params.node, container);
-          return { body: { id: params.node, status, ...(error ? { error_message: error } : {}) } };
-        }
-        const item = existing(store, 'threads', params.node, '100');
-        return { body: { id: item.id, permalink: permalink(item) } };
-      },
-    },
+    // A container's publishing status and, on ERROR, error_message ("Threads API Troubleshooting").
+    containerOrItemRoute('threads', (status, error) => ({ status, ...(error ? { error_message: error } : {}) }), permalink),
     {
       method: 'GET',
       url: '/:version/:node/threads',

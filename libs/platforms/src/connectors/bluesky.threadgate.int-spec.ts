@@ -1,8 +1,5 @@
-import { mediaRefs } from '@app/media';
-import { provisionConnectorAccount, RunningPlatformSandbox, startPlatformSandbox } from '@app/platform-sandbox';
 import type { ConnectorAccount } from '../connector';
-import { sandboxEndpoints } from '../endpoints';
-import { ConnectorRegistry } from '../registry';
+import { mediaAccount, mediaPost, mediaSandbox, platformCall } from './media.test-support';
 
 /**
  * Bluesky hides replies through the thread's threadgate (app.bsky.feed.threadgate, `hiddenReplies`,
@@ -10,37 +7,21 @@ import { ConnectorRegistry } from '../registry';
  * with getRecord and written whole with putRecord (https://docs.bsky.app/docs/api/com-atproto-repo-put-record).
  */
 describe('Bluesky hiding replies with the threadgate', () => {
-  let sandbox: RunningPlatformSandbox;
-  let connectors: ConnectorRegistry;
+  const env = mediaSandbox();
   let seq = 0;
 
-  beforeAll(async () => {
-    sandbox = await startPlatformSandbox({ port: 0 });
-    connectors = new ConnectorRegistry({
-      endpoints: sandboxEndpoints(sandbox.url),
-      retry: { baseDelayMs: 1, maxDelayMs: 4, requestTimeoutMs: 2_000, sleep: async () => undefined },
-      media: { allowedHosts: [new URL(sandbox.mediaUrl).host] },
-    });
-  });
-  afterAll(() => sandbox.close());
-
-  const bluesky = () => connectors.get('bluesky');
-  function account(): ConnectorAccount {
-    const { accountId, platform, identity, credentials } = provisionConnectorAccount(sandbox, { platform: 'bluesky', handle: `@gate${++seq}.bsky.social`, key: `gate-${seq}` });
-    return { accountId, platform, identity, credentials };
-  }
+  const bluesky = () => env.impatient.get('bluesky');
+  const account = (): ConnectorAccount => mediaAccount(env, 'bluesky', { handle: `@gate${++seq}.bsky.social` });
   async function thread(owner: ConnectorAccount): Promise<string> {
-    const outcome = await bluesky().publish(owner, { content: `Thread ${seq}`, media: mediaRefs([]), idempotencyKey: `gate-${seq}` });
+    const outcome = await bluesky().publish(owner, mediaPost(`Thread ${seq}`));
     if (outcome.status !== 'published') throw new Error(JSON.stringify(outcome));
     return outcome.platformPostId;
   }
-  const reply = (parentId: string, text: string) => sandbox.control.addComment({ platform: 'bluesky', parentId, text, author: `fan${++seq}.bsky.social` }).id;
+  const reply = (parentId: string, text: string) => env.sandbox.control.addComment({ platform: 'bluesky', parentId, text, author: `fan${++seq}.bsky.social` }).id;
   const threadgateOf = async (owner: ConnectorAccount, root: string) => {
     const rkey = root.split('/').pop()!;
-    const response = await fetch(`${sandbox.url}/bluesky/xrpc/com.atproto.repo.getRecord?repo=${owner.identity.platformAccountId}&collection=app.bsky.feed.threadgate&rkey=${rkey}`, {
-      headers: { authorization: `Bearer ${owner.credentials.accessToken}` },
-    });
-    return (await response.json()) as { value?: { post: string; hiddenReplies: string[]; allow?: unknown[] } };
+    const { body } = await platformCall(env, owner, 'GET', `/xrpc/com.atproto.repo.getRecord?repo=${owner.identity.platformAccountId}&collection=app.bsky.feed.threadgate&rkey=${rkey}`);
+    return body as { value?: { post: string; hiddenReplies: string[]; allow?: unknown[] } };
   };
 
   it('writes a threadgate naming the root on the first hide, with no allow rules (anyone may still reply)', async () => {
@@ -50,7 +31,7 @@ describe('Bluesky hiding replies with the threadgate', () => {
     await bluesky().setCommentHidden(owner, { platformCommentId: spam, platformPostId: root }, true);
     const gate = await threadgateOf(owner, root);
     expect(gate.value).toEqual({ $type: 'app.bsky.feed.threadgate', post: root, createdAt: expect.any(String), hiddenReplies: [spam] });
-    expect(sandbox.control.commentState('bluesky', spam)).toMatchObject({ hidden: true });
+    expect(env.sandbox.control.commentState('bluesky', spam)).toMatchObject({ hidden: true });
   });
 
   it('keeps the other hidden replies and the allow rules already there; showing one again removes only it', async () => {
@@ -61,17 +42,15 @@ describe('Bluesky hiding replies with the threadgate', () => {
     // A threadgate the author wrote before (only followers may reply), through the PDS directly.
     const allow = [{ $type: 'app.bsky.feed.threadgate#followerRule' }];
     const rkey = root.split('/').pop()!;
-    await fetch(`${sandbox.url}/bluesky/xrpc/com.atproto.repo.putRecord`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${owner.credentials.accessToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ repo: owner.identity.platformAccountId, collection: 'app.bsky.feed.threadgate', rkey, record: { $type: 'app.bsky.feed.threadgate', post: root, createdAt: '2030-01-01T00:00:00.000Z', allow } }),
+    await platformCall(env, owner, 'POST', '/xrpc/com.atproto.repo.putRecord', {
+      json: { repo: owner.identity.platformAccountId, collection: 'app.bsky.feed.threadgate', rkey, record: { $type: 'app.bsky.feed.threadgate', post: root, createdAt: '2030-01-01T00:00:00.000Z', allow } },
     });
 
     for (const id of [first, second, nestedReply]) await bluesky().setCommentHidden(owner, { platformCommentId: id, platformPostId: root }, true);
     expect((await threadgateOf(owner, root)).value).toMatchObject({ allow, createdAt: '2030-01-01T00:00:00.000Z', hiddenReplies: [first, second, nestedReply] });
     await bluesky().setCommentHidden(owner, { platformCommentId: second, platformPostId: root }, false);
     expect((await threadgateOf(owner, root)).value).toMatchObject({ allow, hiddenReplies: [first, nestedReply] });
-    expect([first, second, nestedReply].map((id) => sandbox.control.commentState('bluesky', id).hidden)).toEqual([true, false, true]);
+    expect([first, second, nestedReply].map((id) => env.sandbox.control.commentState('bluesky', id).hidden)).toEqual([true, false, true]);
     // Hiding twice lists it once.
     await bluesky().setCommentHidden(owner, { platformCommentId: first, platformPostId: root }, true);
     expect((await threadgateOf(owner, root)).value?.hiddenReplies).toEqual([nestedReply, first]);
@@ -82,7 +61,7 @@ describe('Bluesky hiding replies with the threadgate', () => {
     const root = await thread(owner);
     const spam = reply(root, 'spam');
     await expect(bluesky().setCommentHidden(stranger, { platformCommentId: spam, platformPostId: root }, true)).rejects.toMatchObject({ error: { code: 'not_thread_author', retryable: false } });
-    expect(sandbox.control.requestCount({ account: stranger.accountId, operation: 'hide_comment' })).toBe(0);
-    expect(sandbox.control.commentState('bluesky', spam).hidden).toBe(false);
+    expect(env.sandbox.control.requestCount({ account: stranger.accountId, operation: 'hide_comment' })).toBe(0);
+    expect(env.sandbox.control.commentState('bluesky', spam).hidden).toBe(false);
   });
 });

@@ -7,8 +7,8 @@ import type { RetryPolicy } from '../http/retry-policy';
 import { ConnectorRegistry } from '../registry';
 
 /**
- * The one setup of the media specs (every *.media.int-spec.ts and find-published.int-spec.ts):
- * one platform sandbox with its HTTPS media host, and connectors that fetch from that media host
+ * The one setup of the connector specs against the sandbox (every *.media.int-spec.ts,
+ * find-published, comment-authors, comment-moderation and bluesky.threadgate): one platform sandbox with its HTTPS media host, and connectors that fetch from that media host
  * only (the allow-list names 127.0.0.1:<port>; any other private address is refused).
  * Their waits run on a virtual clock that starts at the real time: each pause is recorded in
  * `sleeps` and moves the clock on by what was asked.
@@ -60,9 +60,13 @@ let sequence = 0;
 
 /**
  * A fresh account signed in on the sandbox (its key isolates its requests and items there), of
- * the kind that posts on its platform unless `options` says otherwise.
+ * the kind that posts on its platform, named @brand, with every scope, unless `options` says otherwise.
  */
-export function mediaAccount(env: MediaTestEnv, platform: Platform, options: Pick<SandboxAccountInput, 'kind' | 'platformAccountId' | 'attributes'> = {}): ConnectorAccount {
+export function mediaAccount(
+  env: MediaTestEnv,
+  platform: Platform,
+  options: Partial<Pick<SandboxAccountInput, 'handle' | 'displayName' | 'kind' | 'platformAccountId' | 'attributes' | 'scopes'>> = {},
+): ConnectorAccount {
   const { accountId, identity, credentials } = provisionConnectorAccount(env.sandbox, { platform, handle: '@brand', key: `media-${platform}-${++sequence}`, ...options });
   return { accountId, platform, identity, credentials };
 }
@@ -73,7 +77,7 @@ export function mediaUrl(env: MediaTestEnv, file: string, params: Record<string,
   return `${env.sandbox.mediaUrl}/media/${file}${query.size > 0 ? `?${query}` : ''}`;
 }
 
-export function mediaPost(content: string, urls: string[], altTexts: Array<string | null> = []): PublishRequest {
+export function mediaPost(content: string, urls: string[] = [], altTexts: Array<string | null> = []): PublishRequest {
   return { content, media: mediaRefs(urls, altTexts), idempotencyKey: `media-post-${++sequence}` };
 }
 
