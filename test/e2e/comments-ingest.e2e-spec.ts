@@ -1,3 +1,4 @@
+import { until } from '@app/testing';
 import { TestStack } from '../support/test-stack';
 import { metaSignature } from '../../apps/gateway/src/comments/meta-webhook';
 import { CommentsWorld, META_APP_SECRET, META_VERIFY_TOKEN, PublishedItem, sleep, startCommentsStack, TestAccount } from './comments-fixture';
@@ -89,8 +90,10 @@ describe('comment ingestion (poll and Meta webhook)', () => {
   it("never ingests the workspace's own first comments, even when the platform names their author differently from the handle", async () => {
     const account = await world.account(workspaceId, 'facebook');
     const launch = await world.publish(key, account, 'Launch with a first comment', { firstComments: ['Link in the first comment: https://example.com'] });
-    const own = world.sandbox.published({ platform: 'facebook', kind: 'comment' }).find((c) => c.text.startsWith('Link in the first comment'));
-    expect(own).toBeDefined();
+    // First comments go out after the post's own outcome is recorded, so after the publish answer.
+    const ownComment = () => world.sandbox.published({ platform: 'facebook', kind: 'comment' }).find((c) => c.text.startsWith('Link in the first comment'));
+    await until(() => ownComment() !== undefined, 10_000);
+    const own = ownComment();
     // A page comments under its display name, not its handle: only the recorded id tells it is ours.
     expect(own!.owner).not.toBe(account.handle.replace('@', ''));
     // The first comment was there before this one: the poll that lists this one has read it too.

@@ -63,8 +63,10 @@ describe('tiktok FILE_UPLOAD', () => {
     expect((await put(0, 5 * MB - 1)).status).toBe(206);
     expect((await put(5 * MB, size - 1)).status).toBe(201);
     const status = await call('tiktok', '/v2/post/publish/status/fetch/', { token, json: { publish_id: started.body.data.publish_id } });
-    // Processing has just begun (it will end FAILED: zeros are no video).
-    expect(status.body.data).toMatchObject({ status: 'PROCESSING_UPLOAD', uploaded_bytes: size });
+    // Every byte arrived and processing began: it lasts 150 ms for bytes with no known duration and ends
+    // FAILED (zeros are no video), so a slow machine may already read its end.
+    expect(status.body.data).toMatchObject({ uploaded_bytes: size });
+    expect(['PROCESSING_UPLOAD', 'FAILED']).toContain(status.body.data.status);
   });
 
   it('refuses a chunk PUT with a forged upload token', async () => {
