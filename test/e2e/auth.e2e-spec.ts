@@ -27,6 +27,9 @@ describe('authentication and scopes', () => {
     { name: 'list accounts', method: 'GET', path: '/api/v1/accounts', needs: ['read'], allowed: 200 },
     { name: 'create a post', method: 'POST', path: '/api/v1/posts', body: draft, needs: ['write'], allowed: 201 },
     { name: 'create with publishNow', method: 'POST', path: '/api/v1/posts', body: publishNow, needs: ['write', 'publish'], allowed: 201 },
+    { name: 'list comments', method: 'GET', path: '/api/v1/comments', needs: ['read'], allowed: 200 },
+    // With engage the scope check passes and the unknown comment is judged: 404 shows the scope was enough.
+    { name: 'reply to a comment', method: 'POST', path: '/api/v1/comments/reply', body: { platform: 'instagram', commentId: 'never-stored', message: 'hi' }, needs: ['engage'], allowed: 404 },
   ];
 
   const cases = operations.flatMap((op) => [...SCOPES, 'write+publish'].map((keyName) => ({ op, keyName })));
@@ -71,6 +74,12 @@ describe('authentication and scopes', () => {
     await stack.workspaces.revokeKey(created.id);
     await new Promise((r) => setTimeout(r, 2_100)); // the gateway caches a valid key for up to 2 s
     expect((await stack.request('GET', '/api/v1/posts', { key: created.key })).status).toBe(401);
+  });
+
+  it.each(['/api/v2/posts', '/api/posts', '/posts'])('the API lives only under /api/v1: %s is 404', async (path) => {
+    const response = await stack.request('GET', path, { key: keys.get('all') });
+    expect(response.status).toBe(404);
+    expect(response.body.error.code).toBe('not_found');
   });
 
   it('health endpoints need no key', async () => {

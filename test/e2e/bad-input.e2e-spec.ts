@@ -199,6 +199,20 @@ describe('bad input: never a 5xx, always the documented error', () => {
     expect(calls()).toBe(callsBefore);
   });
 
+  it("a reply naming another workspace's account is unknown_account and sends nothing; one of exactly 2,200 characters is sent", async () => {
+    const item = await world.publish(key, account);
+    const commentId = world.comment('facebook', item, 'Is this in stock?').id;
+    await world.untilListed(key, [commentId]);
+    const theirs = await world.account((await stack.workspace()).workspaceId, 'facebook');
+    const calls = () => stack.sandbox!.control.requestCount({ platform: 'facebook', operation: 'comment' });
+    const callsBefore = calls();
+    await expectRefused('POST', '/api/v1/comments/reply', JSON.stringify({ platform: 'facebook', commentId, message: 'hi', accountId: theirs.id }), 400, 'unknown_account');
+    expect(calls()).toBe(callsBefore);
+    const atLimit = await stack.request('POST', '/api/v1/comments/reply', { key, body: { platform: 'facebook', commentId, message: 'r'.repeat(2_200) } });
+    expect(atLimit.status).toBe(200);
+    expect(calls()).toBe(callsBefore + 1);
+  });
+
   it('a signed Meta webhook with created_time -1e20 skips that entry and ingests the others (200, as Meta expects)', async () => {
     const item = await world.publish(key, account);
     const change = (id: string, extra: Record<string, unknown> = {}) => ({

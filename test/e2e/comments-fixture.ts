@@ -1,6 +1,7 @@
-import { JSONCodec, NatsConnection } from 'nats';
+import { connect, JSONCodec, NatsConnection } from 'nats';
 import { AppConfig } from '@app/config';
 import { CommentListItem, EventEnvelope, Platform, PLATFORMS, Subjects } from '@app/contracts';
+import { TEST_NATS_URL } from '@app/testing';
 import { TestStack, tokenOf } from '../support/test-stack';
 
 /** Shared by test/e2e/comments-*.e2e-spec.ts: the stack with fast polling, and the steps every comment test takes. */
@@ -108,16 +109,48 @@ export class CommentsWorld {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A file's comment tests on one stack, with a NATS connection of their own to watch the relayed comment events. */
+export interface CommentsSuite {
+  readonly stack: TestStack;
+  readonly world: CommentsWorld;
+  /**
+   * Subscribes to the next comment event of this type and answers how to wait for it. A plain
+   * subscriber: the relay publishes to JetStream, and core NATS delivers it to anyone on the subject;
+   * flushed before it answers, so an event published after the call is not missed.
+   */
+  nextCommentEvent(type: string): Promise<() => Promise<EventEnvelope>>;
+}
+
 /**
- * Subscribes to the next comment event of this type and answers how to wait for it. A plain
- * subscriber: the relay publishes to JetStream, and core NATS delivers it to anyone on the subject;
- * flushed before it answers, so an event published after the call is not missed.
+ * Starts the comments stack (`overrides` on top of startCommentsStack's) and the NATS connection
+ * before the file's tests and closes both after; sandbox faults are cleared before each test.
  */
-export async function nextCommentEvent(nc: NatsConnection, stack: TestStack, type: string): Promise<() => Promise<EventEnvelope>> {
-  const subscription = nc.subscribe(new Subjects(stack.config.natsNamespace).event('comment-x', type), { max: 1, timeout: 5_000 });
-  await nc.flush();
-  return async () => {
-    for await (const message of subscription) return JSONCodec<EventEnvelope>().decode(message.data);
-    throw new Error(`no ${type} on NATS`);
+export function useCommentsSuite(overrides: Partial<AppConfig> = {}): CommentsSuite {
+  const env = {} as { stack: TestStack; world: CommentsWorld; nc: NatsConnection };
+  beforeAll(async () => {
+    env.stack = await startCommentsStack(overrides);
+    env.world = new CommentsWorld(env.stack);
+    env.nc = await connect({ servers: TEST_NATS_URL });
+  });
+  afterAll(async () => {
+    await env.nc?.close();
+    await env.stack?.stop();
+  });
+  beforeEach(() => env.stack.sandbox!.control.clearFaults());
+  return {
+    get stack() {
+      return env.stack;
+    },
+    get world() {
+      return env.world;
+    },
+    async nextCommentEvent(type) {
+      const subscription = env.nc.subscribe(new Subjects(env.stack.config.natsNamespace).event('comment-x', type), { max: 1, timeout: 5_000 });
+      await env.nc.flush();
+      return async () => {
+        for await (const message of subscription) return JSONCodec<EventEnvelope>().decode(message.data);
+        throw new Error(`no ${type} on NATS`);
+      };
+    },
   };
 }

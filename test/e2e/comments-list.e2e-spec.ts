@@ -53,6 +53,16 @@ describe('GET /api/v1/comments', () => {
     expect(idsOf(body)).toEqual(expected.map((i) => ids[i]));
   });
 
+  it('the three sentiment filters split the list: each returns only its own, together every comment once', async () => {
+    const bySentiment = await Promise.all(['positive', 'negative', 'neutral'].map(async (sentiment) => {
+      const { status, body } = await world.list(key, `?sentiment=${sentiment}`);
+      expect(status).toBe(200);
+      expect(body.comments.map((c) => c.sentiment)).toEqual(body.comments.map(() => sentiment));
+      return idsOf(body);
+    }));
+    expect(bySentiment.flat().sort()).toEqual([...ids].sort());
+  });
+
   it('takes 20 by default and clamps the limit to 50', async () => {
     const { workspaceId, key: other } = await stack.workspace();
     const mastodon = await world.account(workspaceId, 'mastodon');

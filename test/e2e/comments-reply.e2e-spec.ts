@@ -1,37 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { connect, NatsConnection } from 'nats';
 import { XPool } from '@app/quotas';
-import { TEST_NATS_URL } from '@app/testing';
-import { TestStack } from '../support/test-stack';
-import { CommentsWorld, nextCommentEvent, sleep, startCommentsStack, TestAccount } from './comments-fixture';
+import { sleep, TestAccount, useCommentsSuite } from './comments-fixture';
 
 /** POST /api/v1/comments/reply: the reply goes out on the platform once; every refusal sends and records nothing. */
 describe('POST /api/v1/comments/reply', () => {
-  let stack: TestStack;
-  let world: CommentsWorld;
-  let nc: NatsConnection;
+  const suite = useCommentsSuite({ xPoolMonthlyPosts: 100 });
   let key: string;
   let workspaceId: string;
   let facebook: TestAccount;
   let commentId: string;
 
-  beforeAll(async () => {
-    stack = await startCommentsStack({ xPoolMonthlyPosts: 100 });
-    world = new CommentsWorld(stack);
-    nc = await connect({ servers: TEST_NATS_URL });
-  });
-  afterAll(async () => {
-    await nc.close();
-    await stack.stop();
-  });
   beforeEach(async () => {
-    stack.sandbox!.control.clearFaults();
-    ({ key, workspaceId, facebook, commentId } = await world.facebookComment('Do you ship to Norway?'));
+    ({ key, workspaceId, facebook, commentId } = await suite.world.facebookComment('Do you ship to Norway?'));
   });
 
-  const reply = (body: Record<string, unknown>, replyKey = key) => stack.request('POST', '/api/v1/comments/reply', { key: replyKey, body });
-  const replies = (account: TestAccount) => stack.sandbox!.control.published({ account: account.token, kind: 'comment' });
-  const replyCalls = (platform: string) => stack.sandbox!.control.requestCount({ platform: platform as never, operation: 'comment' });
+  const reply = (body: Record<string, unknown>, replyKey = key) => suite.stack.request('POST', '/api/v1/comments/reply', { key: replyKey, body });
+  const replies = (account: TestAccount) => suite.stack.sandbox!.control.published({ account: account.token, kind: 'comment' });
+  const replyCalls = (platform: string) => suite.stack.sandbox!.control.requestCount({ platform: platform as never, operation: 'comment' });
 
   it('replies as the account the comment came to: 200 with the spec shape, the reply under the comment, replied at once', async () => {
     const response = await reply({ platform: 'facebook', commentId, message: 'Yes, we ship to Norway!' });
@@ -41,12 +26,12 @@ describe('POST /api/v1/comments/reply', () => {
     expect(sent).toMatchObject({ parentId: commentId, text: 'Yes, we ship to Norway!' });
     expect(response.body).toEqual({ success: true, repliedAs: facebook.handle, result: { id: sent.id } });
     // Read-your-writes: the answer waited for the list.
-    expect(await world.listed(key, commentId)).toMatchObject({ replied: true });
-    expect((await world.list(key, '?unreplied=1')).body.comments.map((c) => c.platformCommentId)).not.toContain(commentId);
+    expect(await suite.world.listed(key, commentId)).toMatchObject({ replied: true });
+    expect((await suite.world.list(key, '?unreplied=1')).body.comments.map((c) => c.platformCommentId)).not.toContain(commentId);
   });
 
   it('publishes CommentReplied on NATS with the events envelope', async () => {
-    const nextReplied = await nextCommentEvent(nc, stack, 'CommentReplied');
+    const nextReplied = await suite.nextCommentEvent('CommentReplied');
     const response = await reply({ platform: 'facebook', commentId, message: 'Thanks for asking!' });
     expect(response.status).toBe(200);
     const envelope = await nextReplied();
@@ -73,7 +58,7 @@ describe('POST /api/v1/comments/reply', () => {
   });
 
   it('replies as another account of the same platform when accountId names one', async () => {
-    const other = await world.account(workspaceId, 'facebook');
+    const other = await suite.world.account(workspaceId, 'facebook');
     const response = await reply({ platform: 'facebook', commentId, message: 'Our team will DM you.', accountId: other.id });
     expect(response).toMatchObject({ status: 200, body: { repliedAs: other.handle } });
     expect(replies(other)).toHaveLength(1);
@@ -83,18 +68,18 @@ describe('POST /api/v1/comments/reply', () => {
   it('does not take its own reply for a new comment in later polls', async () => {
     expect((await reply({ platform: 'facebook', commentId, message: 'We do!' })).status).toBe(200);
     await sleep(300);
-    const underItem = (await world.list(key, '?limit=50')).body.comments;
+    const underItem = (await suite.world.list(key, '?limit=50')).body.comments;
     expect(underItem.map((c) => c.platformCommentId)).toEqual([commentId]);
   });
 
   describe('refusals: nothing sent, nothing recorded', () => {
     async function expectRefused(body: Record<string, unknown>, status: number, code: string, replyKey = key) {
-      const [events, calls] = [await stack.eventCount(), replyCalls('facebook') + replyCalls('x')];
+      const [events, calls] = [await suite.stack.eventCount(), replyCalls('facebook') + replyCalls('x')];
       const response = await reply(body, replyKey);
       expect(response.status).toBe(status);
       expect(response.body.error).toMatchObject({ code, message: expect.any(String) });
       expect(replyCalls('facebook') + replyCalls('x')).toBe(calls);
-      expect(await stack.eventCount()).toBe(events);
+      expect(await suite.stack.eventCount()).toBe(events);
       return response.body.error;
     }
 
@@ -103,12 +88,12 @@ describe('POST /api/v1/comments/reply', () => {
     });
 
     it("another workspace's comment (404 unknown_comment)", async () => {
-      const { key: otherKey } = await stack.workspace(['engage']);
+      const { key: otherKey } = await suite.stack.workspace(['engage']);
       await expectRefused({ platform: 'facebook', commentId, message: 'hi' }, 404, 'unknown_comment', otherKey);
     });
 
     it('an accountId on another platform, with no fallback (400 account_platform_mismatch)', async () => {
-      const x = await world.account(workspaceId, 'x');
+      const x = await suite.world.account(workspaceId, 'x');
       const error = await expectRefused({ platform: 'facebook', commentId, message: 'hi', accountId: x.id }, 400, 'account_platform_mismatch');
       expect(error.details).toEqual({ accountId: x.id, accountPlatform: 'x', commentPlatform: 'facebook' });
     });
@@ -119,8 +104,8 @@ describe('POST /api/v1/comments/reply', () => {
     });
 
     it('a disconnected account (400 account_disconnected)', async () => {
-      const other = await world.account(workspaceId, 'facebook');
-      await stack.disconnect(workspaceId, other.id);
+      const other = await suite.world.account(workspaceId, 'facebook');
+      await suite.stack.disconnect(workspaceId, other.id);
       await expectRefused({ platform: 'facebook', commentId, message: 'hi', accountId: other.id }, 400, 'account_disconnected');
     });
 
@@ -149,34 +134,34 @@ describe('POST /api/v1/comments/reply', () => {
     });
 
     it('a key without the engage scope (403)', async () => {
-      const { key: readOnly } = await stack.workspace(['read', 'write', 'publish']);
+      const { key: readOnly } = await suite.stack.workspace(['read', 'write', 'publish']);
       await expectRefused({ platform: 'facebook', commentId, message: 'hi' }, 403, 'insufficient_scope', readOnly);
     });
   });
 
   it('reports a platform rejection with its error and records nothing', async () => {
-    stack.sandbox!.control.addFault({ platform: 'facebook', account: facebook.token, operation: 'comment', fault: { type: 'error', status: 400, code: '100', message: 'Invalid parameter' } });
-    const before = await world.eventsOfType('CommentReplied');
+    suite.stack.sandbox!.control.addFault({ platform: 'facebook', account: facebook.token, operation: 'comment', fault: { type: 'error', status: 400, code: '100', message: 'Invalid parameter' } });
+    const before = await suite.world.eventsOfType('CommentReplied');
     const response = await reply({ platform: 'facebook', commentId, message: 'Hello' });
     expect(response.status).toBe(502);
     expect(response.body.error).toMatchObject({ code: 'platform_rejected', details: { code: 'invalid_parameter', message: expect.any(String), retryable: false } });
-    expect(await world.eventsOfType('CommentReplied')).toBe(before);
-    expect(await world.listed(key, commentId)).toMatchObject({ replied: false });
+    expect(await suite.world.eventsOfType('CommentReplied')).toBe(before);
+    expect(await suite.world.listed(key, commentId)).toMatchObject({ replied: false });
   });
 
   it('on X draws one unit of the X pool per reply, and refunds it when X rejects the reply', async () => {
-    const x = await world.account(workspaceId, 'x');
-    const onX = await world.publish(key, x);
-    const question = world.comment('x', onX, 'when does it launch in Europe?').id;
-    await world.untilListed(key, [question]);
-    const pool = new XPool(stack.db.pool, 100);
+    const x = await suite.world.account(workspaceId, 'x');
+    const onX = await suite.world.publish(key, x);
+    const question = suite.world.comment('x', onX, 'when does it launch in Europe?').id;
+    await suite.world.untilListed(key, [question]);
+    const pool = new XPool(suite.stack.db.pool, 100);
     const used = await pool.used(workspaceId);
 
-    stack.sandbox!.control.addFault({ platform: 'x', account: x.token, operation: 'comment', fault: { type: 'error', status: 403, message: 'You are not allowed to reply to this post.' } });
+    suite.stack.sandbox!.control.addFault({ platform: 'x', account: x.token, operation: 'comment', fault: { type: 'error', status: 403, message: 'You are not allowed to reply to this post.' } });
     const rejected = await reply({ platform: 'x', commentId: question, message: 'Next month!' });
     expect(rejected.status).toBe(502);
     expect(rejected.body.error).toMatchObject({ code: 'platform_rejected', details: { retryable: false } });
-    expect(stack.sandbox!.control.requestCount({ platform: 'x', account: x.token, operation: 'comment' })).toBe(1);
+    expect(suite.stack.sandbox!.control.requestCount({ platform: 'x', account: x.token, operation: 'comment' })).toBe(1);
     expect(await pool.used(workspaceId)).toBe(used);
 
     const accepted = await reply({ platform: 'x', commentId: question, message: 'Next month!' });

@@ -102,6 +102,34 @@ describe('POST /api/v1/posts (draft and scheduled)', () => {
     const response = await stack.request('POST', '/api/v1/posts', { key, body: { content: 'x', platforms: ['x'] } });
     expect(response.body.error.candidates.map((c: { account: string }) => c.account).sort()).toEqual(['@acme', '@news']);
   });
+
+  it('lists the candidates of an ambiguous handle', async () => {
+    const response = await stack.request('POST', '/api/v1/posts', { key, body: { content: 'x', accounts: ['@acme'] } });
+    expect(response.body.error.candidates.map((c: { platform: string }) => c.platform).sort()).toEqual(['facebook', 'x']);
+  });
+
+  it('accepts every limit at its edge: 10,000 characters, 10 media urls, 5 first comments of 2,200 characters, and media without content', async () => {
+    const media = Array.from({ length: 10 }, (_, i) => `https://cdn.example.com/${i}.png`);
+    const atLimits = { content: 'a'.repeat(10_000), accounts: ['@shop'], mediaUrls: media, firstComments: Array.from({ length: 5 }, () => 'c'.repeat(2_200)) };
+    const full = await stack.request('POST', '/api/v1/posts', { key, body: atLimits });
+    expect(full.status).toBe(201);
+    const stored = (await stack.request('GET', `/api/v1/posts/${full.body.post.id}`, { key })).body.post;
+    expect(stored).toMatchObject({ content: atLimits.content, mediaUrls: media, firstComments: atLimits.firstComments });
+    const mediaOnly = await stack.request('POST', '/api/v1/posts', { key, body: { accounts: ['@shop'], mediaUrls: [media[0]] } });
+    expect(mediaOnly.status).toBe(201);
+  });
+
+  it("refuses another workspace's account, by id or by handle, with unknown_account and appends nothing", async () => {
+    const other = await stack.workspace();
+    const theirs = await stack.connect(other.workspaceId, 'tiktok', '@rival');
+    for (const ref of [theirs.id, 'tiktok:@rival', '@rival']) {
+      const before = await stack.eventCount();
+      const response = await stack.request('POST', '/api/v1/posts', { key, body: { content: 'x', accounts: [ref] } });
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('unknown_account');
+      expect(await stack.eventCount()).toBe(before);
+    }
+  });
 });
 
 describe('POST /api/v1/posts: bodies that are not JSON objects', () => {

@@ -36,6 +36,20 @@ describe('GET /api/v1/posts and GET /api/v1/posts/:id', () => {
     expect((await stack.request('GET', '/api/v1/posts?limit=5', { key })).body.posts).toHaveLength(5);
   });
 
+  it('clamps a limit over 50 to 50 when more posts exist', async () => {
+    const crowded = await stack.workspace(['read', 'write']);
+    await stack.connect(crowded.workspaceId, 'x', '@crowd');
+    for (let i = 0; i < 51; i++) await stack.request('POST', '/api/v1/posts', { key: crowded.key, body: { content: `crowd ${i}`, accounts: ['x:@crowd'] } });
+    expect((await stack.request('GET', '/api/v1/posts?limit=100', { key: crowded.key })).body.posts).toHaveLength(50);
+    expect((await stack.request('GET', '/api/v1/posts?limit=50', { key: crowded.key })).body.posts).toHaveLength(50);
+  });
+
+  it.each(['draft', 'scheduled', 'publishing', 'published', 'partial', 'failed'])('accepts status=%s and returns only posts in that state', async (status) => {
+    const response = await stack.request('GET', `/api/v1/posts?status=${status}`, { key });
+    expect(response.status).toBe(200);
+    expect(response.body.posts.map((p: { status: string }) => p.status)).toEqual(response.body.posts.map(() => status));
+  });
+
   it('filters by status', async () => {
     const scheduled = (await stack.request('GET', '/api/v1/posts?status=scheduled', { key })).body.posts;
     expect(scheduled).toHaveLength(3);

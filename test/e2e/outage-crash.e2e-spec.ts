@@ -3,9 +3,8 @@ import { Subjects } from '@app/contracts';
 import { NATS_CONNECTION } from '@app/messaging';
 import { until } from '@app/testing';
 import { isHealthy, verifyProjections, describeReport } from '../../apps/projector/src/verify/verify-projections';
-import { PrivateInfra, startPrivateInfra } from '../support/private-infra';
+import { usePrivateInfraStack } from '../support/private-infra-stack';
 import { NO_RATE_LIMIT, createPostsWithoutPause, relayedEventIds, storedEventIds, untilAllReady } from '../support/outage-traffic';
-import { TestStack } from '../support/test-stack';
 
 /**
  * The projector process (it runs both feed followers: the post_views projection and the relay
@@ -18,57 +17,50 @@ const BACKLOG_POSTS = 80;
 const KILLS = 2;
 
 describe('the projector and the relay killed mid-batch', () => {
-  let infra: PrivateInfra & { destroy(): Promise<void> };
-  let stack: TestStack;
+  // The gateway answers a create once the read model shows it, or after PROJECTION_WAIT_MS: short, as the projector is down a while.
+  // Small feed batches: the relay pipelines a batch's publishes, so a kill can only land inside the
+  // backlog when the backlog spans several batches.
+  const env = usePrivateInfraStack({ overrides: { projectionWaitMs: 100, feedBatchSize: 10, ...NO_RATE_LIMIT } });
   let nc: NatsConnection;
   let stream: string;
 
-  beforeAll(async () => {
-    infra = await startPrivateInfra();
-    // The gateway answers a create once the read model shows it, or after PROJECTION_WAIT_MS: short, as the projector is down a while.
-    // Small feed batches: the relay pipelines a batch's publishes, so a kill can only land inside the
-    // backlog when the backlog spans several batches.
-    stack = await TestStack.start({ infra, overrides: { projectionWaitMs: 100, feedBatchSize: 10, ...NO_RATE_LIMIT } });
+  beforeAll(() => {
     // The gateway's connection reads the stream (the projector's own dies with it).
-    nc = stack.app('gateway').get<NatsConnection>(NATS_CONNECTION);
-    stream = stack.app('gateway').get(Subjects).eventStreamName;
-  });
-  afterAll(async () => {
-    await stack?.stop();
-    await infra?.destroy();
+    nc = env.stack.app('gateway').get<NatsConnection>(NATS_CONNECTION);
+    stream = env.stack.app('gateway').get(Subjects).eventStreamName;
   });
 
   const relayedCount = async () => (await (await nc.jetstreamManager()).streams.info(stream)).state.messages;
 
   it('relays no event twice, skips none, and the read model completes after the restarts', async () => {
-    const { workspaceId, key } = await stack.workspace();
-    const account = await stack.connect(workspaceId, 'x', '@crash');
+    const { workspaceId, key } = await env.stack.workspace();
+    const account = await env.stack.connect(workspaceId, 'x', '@crash');
 
     for (let kill = 1; kill <= KILLS; kill++) {
       // A backlog of drafts (nothing else appends events afterwards) builds while the projector is down (the posts service keeps appending events).
-      await stack.stopApp('projector');
-      const before = (await storedEventIds(stack)).length;
-      const traffic = createPostsWithoutPause(stack, key, [account.id], { concurrency: 4, publishing: false });
-      await until(async () => (await storedEventIds(stack)).length >= before + BACKLOG_POSTS, 30_000);
+      await env.stack.stopApp('projector');
+      const before = (await storedEventIds(env.stack)).length;
+      const traffic = createPostsWithoutPause(env.stack, key, [account.id], { concurrency: 4, publishing: false });
+      await until(async () => (await storedEventIds(env.stack)).length >= before + BACKLOG_POSTS, 30_000);
       const answers = await traffic.stop();
       // 201, or 503 "recorded but cannot be read yet" while no projector runs: never a 500.
       expect(answers.filter((answer) => answer.status !== 201 && answer.status !== 503)).toEqual([]);
-      const stored = (await storedEventIds(stack)).length;
+      const stored = (await storedEventIds(env.stack)).length;
 
       // Started again, it works through the backlog in one batch; killed as soon as part of it is relayed.
       const relayedBefore = await relayedCount();
-      await stack.startApp('projector');
+      await env.stack.startApp('projector');
       await until(async () => (await relayedCount()) > relayedBefore, 10_000);
-      await stack.killApp('projector');
+      await env.stack.killApp('projector');
       const relayedAtKill = await relayedCount();
       // Mid-batch: part of the backlog was relayed, not all of it.
       expect(relayedAtKill).toBeLessThan(stored);
     }
 
     // Restarted once more, with nobody's help: it catches up.
-    await stack.startApp('projector');
-    await untilAllReady(stack, ['projector', 'gateway']);
-    const stored = await storedEventIds(stack);
+    await env.stack.startApp('projector');
+    await untilAllReady(env.stack, ['projector', 'gateway']);
+    const stored = await storedEventIds(env.stack);
     await until(async () => (await relayedCount()) >= stored.length, 20_000);
 
     // Every stored event on the stream exactly once: no event relayed twice under any id, none missing.
@@ -77,12 +69,12 @@ describe('the projector and the relay killed mid-batch', () => {
     expect(new Set(relayed)).toEqual(new Set(stored));
 
     // The read model is complete and matches a fresh fold of every stream.
-    const postStreams = await stack.db.pool.query<{ count: string }>("SELECT count(DISTINCT stream_id) FROM events WHERE type = 'PostCreated'");
+    const postStreams = await env.stack.db.pool.query<{ count: string }>("SELECT count(DISTINCT stream_id) FROM events WHERE type = 'PostCreated'");
     await until(async () => {
-      const { rows } = await stack.db.pool.query<{ count: string }>('SELECT count(*) FROM post_views');
+      const { rows } = await env.stack.db.pool.query<{ count: string }>('SELECT count(*) FROM post_views');
       return rows[0].count === postStreams.rows[0].count;
     }, 20_000);
-    const report = await verifyProjections({ pool: stack.db.pool, databaseUrl: stack.db.url });
+    const report = await verifyProjections({ pool: env.stack.db.pool, databaseUrl: env.stack.db.url });
     expect({ healthy: isHealthy(report), report: describeReport(report) }).toMatchObject({ healthy: true });
     expect(report.views.find((view) => view.view === 'post_views')?.rowsChecked).toBe(Number(postStreams.rows[0].count));
   }, 80_000);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { until } from '@app/testing';
-import { usePrivateNatsStack } from '../support/private-nats-stack';
+import { usePrivateInfraStack } from '../support/private-infra-stack';
 
 const COMMAND_TIMEOUT_MS = 3_000;
 
@@ -15,7 +15,7 @@ const COMMAND_TIMEOUT_MS = 3_000;
  */
 describe('an account start whose answer NATS lost', () => {
   // An ack wait past the outage: no second delivery races the run that lost the answer.
-  const env = usePrivateNatsStack({ publisherAckWaitMs: 20_000, publishWaitMs: 200, commandTimeoutMs: COMMAND_TIMEOUT_MS });
+  const env = usePrivateInfraStack({ sandbox: true, overrides: { publisherAckWaitMs: 20_000, publishWaitMs: 200, commandTimeoutMs: COMMAND_TIMEOUT_MS } });
 
   it('is asked again by the same run, told started, and published once (not reconciled, not outcome_unknown)', async () => {
     const { workspaceId, key } = await env.stack.workspace();
@@ -40,7 +40,7 @@ describe('an account start whose answer NATS lost', () => {
         const waiting = await env.stack.db.pool.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO events%'`);
         return waiting.rowCount! > 0;
       }, 10_000);
-      await env.nats.kill();
+      await env.infra.nats.kill();
       await blocker.query('ROLLBACK');
     } finally {
       blocker.release();
@@ -48,7 +48,7 @@ describe('an account start whose answer NATS lost', () => {
     await until(async () => (await env.stack.db.pool.query(`SELECT 1 FROM events WHERE stream_id = $1 AND type = 'AccountPublishStarted'`, [streamId])).rowCount === 1, 5_000);
     // Down past the publisher's first try (one command timeout).
     await new Promise((r) => setTimeout(r, COMMAND_TIMEOUT_MS + 1_000));
-    await env.nats.start();
+    await env.infra.nats.start();
 
     await until(async () => (await env.stack.db.pool.query(`SELECT 1 FROM events WHERE stream_id = $1 AND type = 'PublishCompleted'`, [streamId])).rowCount === 1, 20_000);
     const outcome = await env.stack.db.pool.query<{ type: string; data: { reconciled?: boolean } }>(

@@ -1,5 +1,5 @@
 import { Platform } from '@app/contracts';
-import { usePrivateNatsStack } from '../support/private-nats-stack';
+import { usePrivateInfraStack } from '../support/private-infra-stack';
 import { tokenOf } from '../support/test-stack';
 
 /**
@@ -8,7 +8,7 @@ import { tokenOf } from '../support/test-stack';
  * port and storage: nothing is published twice and the post still ends.
  */
 describe('publishing across a NATS restart', () => {
-  const env = usePrivateNatsStack({ publisherAckWaitMs: 2_000, publisherMaxDeliver: 5, publishWaitMs: 200, commandTimeoutMs: 3_000 });
+  const env = usePrivateInfraStack({ sandbox: true, overrides: { publisherAckWaitMs: 2_000, publisherMaxDeliver: 5, publishWaitMs: 200, commandTimeoutMs: 3_000 } });
 
   it('a publication in flight when NATS dies is published once per account and ends published', async () => {
     const { workspaceId, key } = await env.stack.workspace();
@@ -26,9 +26,9 @@ describe('publishing across a NATS restart', () => {
 
     // The three platform calls are in flight (held by the sandbox): NATS goes away, then comes back.
     await new Promise((r) => setTimeout(r, 700));
-    await env.nats.kill();
+    await env.infra.nats.kill();
     await new Promise((r) => setTimeout(r, 1_500));
-    await env.nats.start();
+    await env.infra.nats.start();
 
     let post: { status: string; results: Array<{ success: boolean }> } = { status: 'publishing', results: [] };
     for (let i = 0; i < 150 && post.status === 'publishing'; i++) {

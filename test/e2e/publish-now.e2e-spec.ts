@@ -39,6 +39,11 @@ describe('POST /api/v1/posts with publishNow', () => {
       expect(resultOf(response.body, a.id)).toEqual({ platform: a.platform, accountId: a.id, accountLabel: expect.any(String), success: true, postId: item.id, url: expect.stringMatching(/^https:\/\//) });
     }
     expect(typeof response.body.note).toBe('string');
+    // Read-your-writes: the list already shows it published, with its time and one outcome per account.
+    const [listed] = (await stack.request('GET', '/api/v1/posts?limit=1', { key })).body.posts;
+    expect(listed).toMatchObject({ id: response.body.post.id, status: 'published', errorMessage: null });
+    expect(Number.isNaN(Date.parse(listed.publishedAt))).toBe(false);
+    expect(listed.results).toHaveLength(2);
   });
 
   it('one account failing: 201 partial, the failed entry carries the error, the other result is intact', async () => {

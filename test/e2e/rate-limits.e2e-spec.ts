@@ -1,4 +1,5 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppConfig } from '@app/config';
 import { createGatewayApp } from '../../apps/gateway/src/gateway.app';
 import { TestStack } from '../support/test-stack';
 
@@ -85,6 +86,26 @@ describe('rate limits', () => {
     // Other routes still have the general allowance: 4 of 5 used, so one more.
     expect((await list(key)).status).toBe(200);
     expect((await list(key)).status).toBe(429);
+  });
+
+  it('a gateway with the default limits lets 20 replies a minute through, below the general limit (spec, Limits)', async () => {
+    const defaults = new AppConfig();
+    expect(defaults.rateLimitRepliesPerMinute).toBeLessThan(defaults.rateLimitGeneralPerMinute);
+    const gateway = await createGatewayApp(stack.config.with({ rateLimitGeneralPerMinute: defaults.rateLimitGeneralPerMinute, rateLimitRepliesPerMinute: defaults.rateLimitRepliesPerMinute }), { logger: false });
+    try {
+      await gateway.listen(0, '127.0.0.1');
+      const url = await gateway.getUrl();
+      const { key } = await stack.workspace(['engage']);
+      const statuses: number[] = [];
+      for (let i = 0; i < 21; i++) {
+        const response = await fetch(`${url}${REPLY}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"commentId":"nope"}' });
+        statuses.push(response.status);
+      }
+      expect(statuses.slice(0, 20).filter((status) => status === 429)).toEqual([]);
+      expect(statuses[20]).toBe(429);
+    } finally {
+      await gateway.close();
+    }
   });
 
   it('both limits hold in total across two gateway replicas', async () => {

@@ -1,6 +1,8 @@
 import { NatsConnection } from 'nats';
 import { Platform, PostStatus } from '@app/contracts';
 import { until } from '@app/testing';
+import { SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../apps/gateway/src/errors/api-exception.filter';
+import { READINESS_CHECK_TIMEOUT_MS } from '../../libs/health/src/health.controller';
 import { AppName } from '../../tools/local/in-process-stack';
 import { TestStack } from './test-stack';
 
@@ -79,12 +81,20 @@ export function createPostsWithoutPause(stack: TestStack, key: string, accounts:
   };
 }
 
+/** One readiness answer, timed. */
+export interface ReadinessProbe {
+  app: AppName;
+  status: number;
+  message: string | undefined;
+  ms: number;
+}
+
 /**
  * Asks every running app for its readiness every `everyMs` until stopped, timing each
  * answer: during an outage each must answer promptly and say what is down.
  */
 export function probeReadiness(stack: TestStack, apps: AppName[], everyMs = 500) {
-  const probes: { app: AppName; status: number; message: string | undefined; ms: number }[] = [];
+  const probes: ReadinessProbe[] = [];
   let running = true;
   const loop = (async () => {
     while (running) {
@@ -106,6 +116,27 @@ export function probeReadiness(stack: TestStack, apps: AppName[], everyMs = 500)
       return probes;
     },
   };
+}
+
+/**
+ * What clients may see during an outage: 201 / 202, or 503 service_unavailable with
+ * Retry-After; never a 500, never a hang past the command timeout.
+ */
+export function expectOnlyAcceptedOrRetryLater(answers: Answer[]): void {
+  expect(answers.filter((answer) => ![201, 202, 503].includes(answer.status))).toEqual([]);
+  for (const refused of answers.filter((answer) => answer.status === 503)) {
+    expect(refused).toMatchObject({ code: 'service_unavailable', retryAfter: String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) });
+  }
+  expect(answers.filter((answer) => answer.ms >= OUTAGE_COMMAND_TIMEOUT_MS + 500)).toEqual([]);
+}
+
+/** Readiness asked during an outage: every app answered, promptly, 503 naming what is down. */
+export function expectReadinessNamedTheOutage(probes: ReadinessProbe[], apps: AppName[], down: 'postgres' | 'nats'): void {
+  expect(new Set(probes.map((probe) => probe.app))).toEqual(new Set(apps));
+  for (const probe of probes) {
+    expect(probe).toMatchObject({ status: 503, message: expect.stringContaining(down) });
+    expect(probe.ms).toBeLessThan(READINESS_CHECK_TIMEOUT_MS + 500);
+  }
 }
 
 /** Waits until every app reports ready again (the recovery needs no operator). */
@@ -188,4 +219,23 @@ export async function expectResultsMatchPlatforms(stack: TestStack, key: string,
   }
   expect(results.filter((result) => result.live !== (result.success ? 1 : 0))).toEqual([]);
   return results;
+}
+
+/**
+ * After an outage: every post the API accepted is listed and final (publications ended, drafts
+ * kept), each publishing account's result agrees with its platform (nothing published twice,
+ * nothing live reported failed), some went out, and the one failure an outage may leave is
+ * outcome_unknown: an account whose "started" was recorded but whose answer was lost with the
+ * connection for longer than the start's tries with the same delivery id (README: Reliability: outages).
+ */
+export async function expectPublicationsEndedAsOnPlatforms(stack: TestStack, key: string, answers: Answer[]): Promise<void> {
+  const listed = await expectEveryAcceptedPostListedAndFinal(stack, key, answers);
+  const publications = answers.filter((answer) => answer.status === 202 || (answer.status === 201 && listed.get(answer.postId!) !== 'draft'));
+  const results = await expectResultsMatchPlatforms(
+    stack,
+    key,
+    publications.map((answer) => answer.postId!),
+  );
+  expect(results.filter((result) => result.success).length).toBeGreaterThan(0);
+  expect(results.filter((result) => !result.success && result.code !== 'outcome_unknown')).toEqual([]);
 }
