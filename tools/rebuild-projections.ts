@@ -1,3 +1,4 @@
+import { Command } from 'commander';
 import { createPool, migrate } from '@app/database';
 import { rebuildProjections } from '../apps/projector/src/rebuild/rebuild-projections';
 import { localDatabase } from './local/local-environment';
@@ -10,16 +11,13 @@ import { localDatabase } from './local/local-environment';
  */
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-/** The read models named by `--only <name>` (or `--only=<name>`), each flag once per name; undefined: all of them. */
+/** The read models named by `--only <name>` (repeatable); undefined: all of them. */
 function onlyReadModels(argv: string[]): string[] | undefined {
-  const names: string[] = [];
-  argv.forEach((arg, i) => {
-    if (arg === '--only') {
-      if (!argv[i + 1] || argv[i + 1].startsWith('--')) throw new Error('--only needs a read model name');
-      names.push(argv[i + 1]);
-    } else if (arg.startsWith('--only=')) names.push(arg.slice('--only='.length));
-  });
-  return names.length > 0 ? names : undefined;
+  const options = new Command()
+    .option('--only <read model>', 'rebuild only this read model (repeatable)', (name: string, names: string[]) => [...names, name], [])
+    .parse(argv, { from: 'user' })
+    .opts<{ only: string[] }>();
+  return options.only.length > 0 ? options.only : undefined;
 }
 
 async function main(): Promise<void> {

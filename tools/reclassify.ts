@@ -1,8 +1,9 @@
+import { Command } from 'commander';
+import { classifierVersion } from '@app/classification';
 import { AppConfig } from '@app/config';
 import { createPool } from '@app/database';
 import { PostgresEventStore } from '@app/event-store';
 import { CommentCommandRunner } from '../apps/comments/src/domain/comment-command-runner';
-import { classifierVersion } from '../apps/comments/src/reclassify/classifier-version';
 import { CommentReclassification } from '../apps/comments/src/reclassify/comment-reclassification';
 import { localDatabase } from './local/local-environment';
 
@@ -16,10 +17,7 @@ import { localDatabase } from './local/local-environment';
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 function resumeAfter(argv: string[]): string | undefined {
-  const at = argv.indexOf('--after');
-  if (at === -1) return argv.find((arg) => arg.startsWith('--after='))?.slice('--after='.length);
-  if (!argv[at + 1] || argv[at + 1].startsWith('--')) throw new Error('--after needs a comment id');
-  return argv[at + 1];
+  return new Command().option('--after <commentId>', 'resume after this comment id').parse(argv, { from: 'user' }).opts<{ after?: string }>().after;
 }
 
 async function main(): Promise<void> {

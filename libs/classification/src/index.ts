@@ -1,2 +1,3 @@
 export * from './comment-classification';
 export * from './classify-comment';
+export * from './classifier-version';

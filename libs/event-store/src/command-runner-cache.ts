@@ -26,7 +26,10 @@ export class StreamCache<S> {
 
   constructor(private readonly capacity = STREAM_CACHE_SIZE) {}
 
-  /** Removes and returns the entry: until the runner puts back what it wrote, no other batch may use it. */
+  /**
+   * Removes and returns the entry; the runner puts back what its batch leaves. (Batches of one stream
+   * already run one at a time, CommandRunner's queues: taking it means a batch that fails leaves none.)
+   */
   take(id: string): KnownStream<S> | null {
     const known = this.streams.get(id) ?? null;
     this.streams.delete(id);

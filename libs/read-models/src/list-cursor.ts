@@ -49,31 +49,47 @@ function describeFilter(filter: Record<string, string>): string {
 }
 
 /** A cursor is a query value: a bad one is invalid_query, like any other value outside its rule. */
-function refused(message: string): DomainError {
+export function refusedCursor(message: string): DomainError {
   return new DomainError('invalid_query', message, { details: [message] });
+}
+
+/** The refusal of a cursor this API did not issue (or one altered since). */
+export function cursorNotIssuedHere(): DomainError {
+  return refusedCursor('cursor is not a cursor this API issued: pass nextCursor from the previous page unchanged');
+}
+
+/** A cursor's payload made opaque (base64url JSON): every list of the API hands out its cursors this way. */
+export function encodeCursorPayload(payload: object): string {
+  return Buffer.from(JSON.stringify(payload)).toString('base64url');
+}
+
+/** The object a cursor holds, or null when it is not base64url JSON of an object (each list then checks its fields). */
+export function decodeCursorPayload(cursor: string): Record<string, unknown> | null {
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
+  try {
+    const payload: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    return typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : null;
+  } catch {
+    return null; // not JSON: not a cursor this service issued
+  }
 }
 
 /** The opaque cursor for the page after `position`, bound to the list and the filters it was read with. */
 export function encodeListCursor(list: CursorList, filter: ListFilterValues, position: ListPosition): string {
   const payload: CursorPayload = { list, filter: canonicalFilter(filter), sortKeyMicros: position.sortKeyMicros, id: position.id };
-  return Buffer.from(JSON.stringify(payload)).toString('base64url');
+  return encodeCursorPayload(payload);
 }
 
 function parsePayload(cursor: string): CursorPayload | null {
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
-  try {
-    const payload: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (typeof payload !== 'object' || payload === null) return null;
-    const { list, filter, sortKeyMicros, id } = payload as Record<string, unknown>;
-    if (typeof list !== 'string' || typeof sortKeyMicros !== 'string' || typeof id !== 'string') return null;
-    if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) return null;
-    if (!Object.values(filter).every((value) => typeof value === 'string')) return null;
-    if (!MICROS.test(sortKeyMicros) || !UUID.test(id)) return null;
-    if (BigInt(sortKeyMicros) < EARLIEST_MICROS || BigInt(sortKeyMicros) > LATEST_MICROS) return null;
-    return { list: list as CursorList, filter: filter as Record<string, string>, sortKeyMicros, id };
-  } catch {
-    return null; // not JSON: not a cursor this service issued
-  }
+  const payload = decodeCursorPayload(cursor);
+  if (!payload) return null;
+  const { list, filter, sortKeyMicros, id } = payload;
+  if (typeof list !== 'string' || typeof sortKeyMicros !== 'string' || typeof id !== 'string') return null;
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) return null;
+  if (!Object.values(filter).every((value) => typeof value === 'string')) return null;
+  if (!MICROS.test(sortKeyMicros) || !UUID.test(id)) return null;
+  if (BigInt(sortKeyMicros) < EARLIEST_MICROS || BigInt(sortKeyMicros) > LATEST_MICROS) return null;
+  return { list: list as CursorList, filter: filter as Record<string, string>, sortKeyMicros, id };
 }
 
 /**
@@ -83,11 +99,11 @@ function parsePayload(cursor: string): CursorPayload | null {
  */
 export function decodeListCursor(cursor: string, list: CursorList, filter: ListFilterValues): ListPosition {
   const payload = parsePayload(cursor);
-  if (!payload) throw refused('cursor is not a cursor this API issued: pass nextCursor from the previous page unchanged');
-  if (payload.list !== list) throw refused(`cursor was issued by the ${payload.list} list, not the ${list} list`);
+  if (!payload) throw cursorNotIssuedHere();
+  if (payload.list !== list) throw refusedCursor(`cursor was issued by the ${payload.list} list, not the ${list} list`);
   const expected = canonicalFilter(filter);
   if (JSON.stringify(payload.filter) !== JSON.stringify(expected)) {
-    throw refused(`cursor was issued for ${describeFilter(payload.filter)}, not ${describeFilter(expected)}: keep the filters of the first page`);
+    throw refusedCursor(`cursor was issued for ${describeFilter(payload.filter)}, not ${describeFilter(expected)}: keep the filters of the first page`);
   }
   return { sortKeyMicros: payload.sortKeyMicros, id: payload.id };
 }

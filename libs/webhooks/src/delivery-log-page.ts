@@ -1,9 +1,10 @@
-import { DomainError, WebhookDeliveryStatus, WebhookDeliveryView } from '@app/contracts';
+import { WebhookDeliveryStatus, WebhookDeliveryView } from '@app/contracts';
+import { cursorNotIssuedHere, decodeCursorPayload, encodeCursorPayload, refusedCursor } from '@app/read-models/list-cursor';
 import { toDeliveryView, WebhookDeliveryStore } from './delivery-store';
 
 /**
  * A page of an endpoint's delivery log, newest first, with the cursor of the page after it,
- * by the lists' conventions (libs/read-models/src/list-cursor.ts: `cursor`, `limit`,
+ * by the lists' conventions and codec (libs/read-models/src/list-cursor.ts: `cursor`, `limit`,
  * `nextCursor`; opaque base64url, bound to what it was issued for, refused with
  * `invalid_query` otherwise). A page ends at its last delivery's queue order (`seq`, which
  * never changes): the next page is every delivery queued before it, so deliveries queued
@@ -23,31 +24,15 @@ interface CursorPayload {
 
 const SEQ = /^\d{1,19}$/;
 
-function refused(message: string): DomainError {
-  return new DomainError('invalid_query', message, { details: [message] });
-}
-
-function encodeCursor(payload: CursorPayload): string {
-  return Buffer.from(JSON.stringify(payload)).toString('base64url');
-}
-
 /** The seq a cursor continues before; refused when this API did not issue it for this endpoint and status. */
 function decodeCursor(cursor: string, endpointId: string, status: WebhookDeliveryStatus | null): string {
-  let payload: Partial<CursorPayload> | null = null;
-  if (/^[A-Za-z0-9_-]+$/.test(cursor)) {
-    try {
-      const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-      payload = typeof parsed === 'object' && parsed !== null ? (parsed as Partial<CursorPayload>) : null;
-    } catch {
-      payload = null; // not JSON: not a cursor this service issued
-    }
-  }
-  if (!payload || typeof payload.beforeSeq !== 'string' || !SEQ.test(payload.beforeSeq) || typeof payload.endpointId !== 'string') {
-    throw refused('cursor is not a cursor this API issued: pass nextCursor from the previous page unchanged');
-  }
-  if (payload.endpointId !== endpointId) throw refused('cursor was issued for the delivery log of another endpoint');
+  const payload = decodeCursorPayload(cursor) as Partial<CursorPayload> | null;
+  if (!payload || typeof payload.beforeSeq !== 'string' || !SEQ.test(payload.beforeSeq) || typeof payload.endpointId !== 'string') throw cursorNotIssuedHere();
+  if (payload.endpointId !== endpointId) throw refusedCursor('cursor was issued for the delivery log of another endpoint');
   if ((payload.status ?? null) !== status) {
-    throw refused(`cursor was issued for ${payload.status ? `status=${payload.status}` : 'no filter'}, not ${status ? `status=${status}` : 'no filter'}: keep the filters of the first page`);
+    throw refusedCursor(
+      `cursor was issued for ${payload.status ? `status=${payload.status}` : 'no filter'}, not ${status ? `status=${status}` : 'no filter'}: keep the filters of the first page`,
+    );
   }
   return payload.beforeSeq;
 }
@@ -62,6 +47,6 @@ export async function deliveryLogPage(
   const rows = await store.list(endpointId, query.limit + 1, query.status, beforeSeq);
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
-  const nextCursor = rows.length > query.limit && last ? encodeCursor({ endpointId, status: query.status, beforeSeq: last.seq }) : null;
+  const nextCursor = rows.length > query.limit && last ? encodeCursorPayload({ endpointId, status: query.status, beforeSeq: last.seq } satisfies CursorPayload) : null;
   return { deliveries: page.map(toDeliveryView), nextCursor };
 }

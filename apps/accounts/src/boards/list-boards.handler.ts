@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { BoardsReply, DomainError, ListBoardsCommand } from '@app/contracts';
 import { AccountStore } from '@app/accounts';
-import { AccountCredentials, isUnavailable } from '@app/credentials';
-import { ConnectorRegistry, PlatformCallFailed } from '@app/platforms';
+import { AccountCredentials, callAsAccount } from '@app/credentials';
+import { ConnectorRegistry } from '@app/platforms';
 import { ownedBy } from '../lifecycle/account-lifecycle';
 
 /**
  * GET /api/v1/accounts/:id/boards: the boards of a workspace's account, read from its platform
- * as the account (its credential renewed once if refused), where the platform has boards
+ * as the account (callAsAccount: its credential renewed once if refused), where the platform has boards
  * (Pinterest: the ids `platformOptions.pinterest.boardId` takes). Nothing is recorded.
  */
 @Injectable()
@@ -25,14 +25,6 @@ export class ListBoardsHandler {
     if (!listBoards) {
       throw new DomainError('boards_not_supported', `account ${account.id} is on ${account.platform}, which has no boards (Pinterest has)`, { details: { accountId: account.id, platform: account.platform } });
     }
-    const outcome = await this.credentials.run(account.id, listBoards).catch((error: unknown) => {
-      if (error instanceof PlatformCallFailed) throw new DomainError('platform_rejected', `the platform refused: ${error.error.message}`, { details: error.error });
-      throw error;
-    });
-    if (isUnavailable(outcome)) {
-      const code = outcome.unavailable.code === 'reauth_required' ? 'account_needs_reauth' : 'account_disconnected';
-      throw new DomainError(code, outcome.unavailable.message, { details: { accountId: account.id } });
-    }
-    return { boards: outcome };
+    return { boards: await callAsAccount(this.credentials, account.id, listBoards) };
   }
 }

@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { Account, AccountStore } from '@app/accounts';
 import { DomainError, findUnstorableString, isPlatform, Platform, unknownComment, unknownPlatform } from '@app/contracts';
-import { AccountCredentials, isUnavailable } from '@app/credentials';
+import { AccountCredentials, callAsAccount } from '@app/credentials';
 import { PG_POOL } from '@app/database';
-import { ConnectorAccount, PlatformCallFailed, PlatformOutcomeUnknown } from '@app/platforms';
+import { ConnectorAccount } from '@app/platforms';
 import { CommentCommandRunner } from '../domain/comment-command-runner';
 import { commentIdOf } from '../domain/comment-id';
 import { ExistingComment } from '../domain/comment.state';
@@ -43,17 +43,9 @@ export class CommentActor {
     return account;
   }
 
-  /**
-   * Calls the platform as the account (its credential renewed once if refused). An account
-   * that cannot act, a refusal and a lost answer become the error the client sees.
-   */
-  async callAs<T>(accountId: string, call: (acting: ConnectorAccount) => Promise<T>): Promise<T> {
-    const outcome = await this.credentials.run(accountId, call).catch(asPlatformRefusal);
-    if (isUnavailable(outcome)) {
-      const code = outcome.unavailable.code === 'reauth_required' ? 'account_needs_reauth' : 'account_disconnected';
-      throw new DomainError(code, outcome.unavailable.message, { details: { accountId } });
-    }
-    return outcome;
+  /** Calls the platform as the account (callAsAccount: renewed once if refused; every failure the error the client sees). */
+  callAs<T>(accountId: string, call: (acting: ConnectorAccount) => Promise<T>): Promise<T> {
+    return callAsAccount(this.credentials, accountId, call);
   }
 
   private async refuseOnOtherPlatform(workspaceId: string, platform: Platform, platformCommentId: string): Promise<void> {
@@ -79,9 +71,3 @@ export function checkCommentRequest<T extends { platform: string }>(request: T):
   if (!isPlatform(request.platform)) throw unknownPlatform(request.platform);
 }
 
-/** A platform call that threw: refused (nothing happened), or sent with no answer (it may have happened). */
-function asPlatformRefusal(error: unknown): never {
-  if (error instanceof PlatformCallFailed) throw new DomainError('platform_rejected', `the platform refused: ${error.error.message}`, { details: error.error });
-  if (error instanceof PlatformOutcomeUnknown) throw new DomainError('platform_outcome_unknown', `the platform did not answer: ${error.message}; check before asking again`);
-  throw error;
-}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect, JSONCodec, NatsConnection } from 'nats';
-import { classifyComment } from '@app/classification';
+import { classifierVersion, classifyComment } from '@app/classification';
 import { CommentListItem, commentStreamId, EventEnvelope, Subjects } from '@app/contracts';
 import { PostgresEventStore } from '@app/event-store';
 import { TEST_NATS_URL, until } from '@app/testing';
@@ -8,7 +8,6 @@ import { TestStack } from '../../../../test/support/test-stack';
 import { commentDecider } from '../domain/comment.decider';
 import { CommentCommandRunner } from '../domain/comment-command-runner';
 import { toNewCommentEvents } from '../domain/comment-stream';
-import { classifierVersion } from './classifier-version';
 import { CommentReclassification } from './comment-reclassification';
 
 /**

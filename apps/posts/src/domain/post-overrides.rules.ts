@@ -2,6 +2,7 @@ import { DomainError, isPlatform, OverridablePost, overrideKeysFor, PostOverride
 import { mediaRefs } from '@app/media';
 import { publishLimitRefusal } from '@app/platforms/content/publish-limits';
 import { checkAltText, checkContent, checkContentLength, checkFirstComments, checkMediaUrls } from './post-content.rules';
+import { refusalWithin } from './refusal-within';
 
 /**
  * The rules of `overrides` (what a platform or an account publishes instead of the post's
@@ -22,7 +23,7 @@ export function checkOverrides(requested: Record<string, PostOverride>, accounts
         details: { override: key, sameAs: requestKeys[stored] },
       });
     }
-    overrides[stored] = withinOverride(key, () => checkOverride(override));
+    overrides[stored] = refusalWithin(`overrides ${JSON.stringify(key)}`, { override: key }, () => checkOverride(override));
     requestKeys[stored] = key;
   }
   return { overrides, requestKeys };
@@ -51,7 +52,7 @@ export function checkPublications(post: OverridablePost, accounts: TargetAccount
       continue;
     }
     const key = requestKeys[keys[keys.length - 1]] ?? keys[keys.length - 1];
-    withinOverride(key, () => checkContent(publication.content, publication.mediaUrls));
+    refusalWithin(`overrides ${JSON.stringify(key)}`, { override: key }, () => checkContent(publication.content, publication.mediaUrls));
     const refusal = publishLimitRefusal(account.platform, { content: publication.content, media: mediaRefs(publication.mediaUrls, publication.altText) });
     if (refusal) {
       throw new DomainError('override_not_publishable', `overrides ${JSON.stringify(key)}: ${label} would be refused by its platform: ${refusal.message}`, {
@@ -88,15 +89,4 @@ function checkOverride(override: PostOverride): PostOverride {
   if (override.firstComments !== undefined) checkFirstComments(override.firstComments);
   const checked: PostOverride = { content: override.content, mediaUrls: override.mediaUrls, altText, firstComments: override.firstComments };
   return Object.fromEntries(Object.entries(checked).filter(([, value]) => value !== undefined));
-}
-
-/** A create rule's refusal inside an override: the same code, with the override's key in the message and the details. */
-function withinOverride<T>(key: string, check: () => T): T {
-  try {
-    return check();
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    const details = typeof error.extra.details === 'object' && error.extra.details !== null ? error.extra.details : {};
-    throw new DomainError(error.code, `overrides ${JSON.stringify(key)}: ${error.message}`, { ...error.extra, details: { ...details, override: key } });
-  }
 }

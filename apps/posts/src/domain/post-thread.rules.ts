@@ -3,6 +3,7 @@ import { mediaRefs } from '@app/media';
 import { threadFor } from '@app/platforms/content/account-thread';
 import { publishLimitRefusal } from '@app/platforms/content/publish-limits';
 import { characterCount, checkAltText, checkContent, checkMediaUrls } from './post-content.rules';
+import { refusalWithin } from './refusal-within';
 
 /**
  * The rules of `thread` (parts after the post's content) and `autoSplit`. Each part passes the
@@ -18,7 +19,7 @@ export function checkThread(parts: ThreadPartInput[]): ThreadPart[] {
     throw new DomainError('too_many_thread_parts', `at most ${THREAD_MAX_PARTS} thread parts; ${parts.length} were given`, { details: { parts: parts.length } });
   }
   return parts.map((part, index) =>
-    withinPart(index, () => {
+    refusalWithin(`thread[${index}]`, { threadPart: index }, () => {
       const mediaUrls = part.mediaUrls ?? [];
       checkContent(part.content, mediaUrls);
       checkMediaUrls(mediaUrls);
@@ -60,15 +61,4 @@ function partRefusal(account: TargetAccount, part: ThreadPart): { code: string; 
   const length = characterCount(part.content);
   if (length > LIMITS.firstCommentMaxChars) return { code: 'content_too_long', message: `a comment has ${length} characters; at most ${LIMITS.firstCommentMaxChars}` };
   return null;
-}
-
-/** A create rule's refusal inside a part: the same code, with the part's index in the message and the details. */
-function withinPart<T>(index: number, check: () => T): T {
-  try {
-    return check();
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    const details = typeof error.extra.details === 'object' && error.extra.details !== null ? error.extra.details : {};
-    throw new DomainError(error.code, `thread[${index}]: ${error.message}`, { ...error.extra, details: { ...details, threadPart: index } });
-  }
 }

@@ -41,8 +41,9 @@ export class PublishRequestedHandler {
     // Progress reports well inside the ack wait: a live job (a slow platform) is never redelivered.
     const heartbeat = setInterval(delivery.working, Math.max(50, Math.floor(this.config.publisherAckWaitMs / 3)));
     try {
-      await settleAll(job.accounts.map((target) => this.publishAccount(job, target, delivery, deliveryId)));
-      await this.postFollowUps(job, delivery.signal);
+      const threads = accountThreads(job);
+      await settleAll(job.accounts.map((target) => this.publishAccount(job, target, threads.get(target.accountId)!, delivery, deliveryId)));
+      await this.postFollowUps(job, threads, delivery.signal);
     } catch (error) {
       if (!delivery.isLastDelivery || delivery.signal.aborted) throw error;
       // No delivery comes after this one: end the accounts still open so the post reaches a final state.
@@ -53,7 +54,7 @@ export class PublishRequestedHandler {
     }
   }
 
-  private async publishAccount(job: PublishRequestedData, target: TargetAccount, delivery: EventDelivery, deliveryId: string): Promise<void> {
+  private async publishAccount(job: PublishRequestedData, target: TargetAccount, thread: AccountThread, delivery: EventDelivery, deliveryId: string): Promise<void> {
     delivery.signal.throwIfAborted();
     const ids = { postId: job.postId, accountId: target.accountId, attempt: job.attempt };
     const decision = await this.posts.start({ ...ids, deliveryId });
@@ -61,11 +62,10 @@ export class PublishRequestedHandler {
     const connector = this.connectors.get(target.platform);
     // What this account publishes (its overrides applied): the same function the posts service validated it with.
     const { mediaUrls, altText } = publicationFor(job, target);
-    // Its text: with autoSplit, the first part of its thread.
-    const { content } = threadOf(job, target);
     // attemptStartedAt: the same on every delivery, so a reconciliation looks only at what this attempt can have made.
     const request: PublishedLookup = {
-      content,
+      // Its text: with autoSplit, the first part of its thread.
+      content: thread.content,
       media: mediaRefs(mediaUrls, altText),
       options: job.platformOptions?.[target.platform],
       idempotencyKey: `${job.postId}:${target.accountId}:${job.attempt}`,
@@ -100,8 +100,7 @@ export class PublishRequestedHandler {
    * What follows every live item of this attempt (a retry's resumed threads included): per account
    * in order its thread parts, then its first comments; accounts in parallel.
    */
-  private async postFollowUps(job: PublishRequestedData, signal: AbortSignal): Promise<void> {
-    // Whether a thread may follow is known without splitting (postThreadOf splits once per account).
+  private async postFollowUps(job: PublishRequestedData, threads: Map<string, AccountThread>, signal: AbortSignal): Promise<void> {
     const threaded = (job.thread ?? []).length > 0 || job.autoSplit === true;
     const followed = [...job.accounts, ...(job.threadResumes ?? [])].filter((target) => threaded || publicationFor(job, target).firstComments.length > 0);
     if (followed.length === 0) return;
@@ -110,7 +109,7 @@ export class PublishRequestedHandler {
     const targets = followed.filter((target) => live.has(target.accountId));
     await settleAll(
       targets.map(async (target) => {
-        await this.postThreadOf(job, target, live.get(target.accountId)!, signal);
+        await this.postThreadOf(job, target, threads.get(target.accountId)!, live.get(target.accountId)!, signal);
         await this.postFirstCommentsOf(job, target, live.get(target.accountId)!, signal);
       }),
     );
@@ -122,11 +121,11 @@ export class PublishRequestedHandler {
    * part is sent once (postOnce). The thread stops at a failed part, since nothing can reply past a
    * gap; a retry resumes it there.
    */
-  private async postThreadOf(job: PublishRequestedData, target: TargetAccount, progress: AccountProgress, signal: AbortSignal): Promise<void> {
+  private async postThreadOf(job: PublishRequestedData, target: TargetAccount, thread: AccountThread, progress: AccountProgress, signal: AbortSignal): Promise<void> {
     const connector = this.connectors.get(target.platform);
     const recorded = new Map(progress.threadDone.map((part) => [part.index, part]));
     let previous = progress.platformPostId!;
-    for (const [index, part] of threadOf(job, target).parts.entries()) {
+    for (const [index, part] of thread.parts.entries()) {
       const done = recorded.get(index);
       if (done?.status === 'posted') {
         previous = done.platformPostId!;
@@ -228,9 +227,14 @@ export class PublishRequestedHandler {
   }
 }
 
-/** The thread `target` publishes: its publication's text (auto-split where asked), then the parts after it. */
-function threadOf(job: PublishRequestedData, target: TargetAccount): AccountThread {
-  return threadFor({ content: publicationFor(job, target).content, thread: job.thread, autoSplit: job.autoSplit }, target.platform);
+/**
+ * The thread each account of the job publishes (its publication's text, auto-split where asked,
+ * then the parts after it), by account id: split once per account and delivery, since the post
+ * and its thread parts read the same answer.
+ */
+function accountThreads(job: PublishRequestedData): Map<string, AccountThread> {
+  const targets = [...job.accounts, ...(job.threadResumes ?? [])];
+  return new Map(targets.map((target) => [target.accountId, threadFor({ content: publicationFor(job, target).content, thread: job.thread, autoSplit: job.autoSplit }, target.platform)]));
 }
 
 /** Waits for every task (one failing must not cut the others short), then fails with the first failure. */

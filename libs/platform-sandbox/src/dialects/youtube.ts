@@ -23,6 +23,17 @@ function createComment(store: SandboxStore, { account, parent, text, author }: N
   return store.add({ platform: 'youtube', account, owner: author, id, kind: 'comment', text, mediaUrls: [], parentId: parent.id, postId: rootPostId(parent), author, extra: {} });
 }
 
+/**
+ * The comment a commentThreads.insert (under a video) or comments.insert (a reply under a
+ * top-level comment) writes as the account: its parent named by the snippet's `parentField`
+ * (`notFound` when absent or unknown), its text `textOriginal` of `textHolder`.
+ */
+function insertComment(store: SandboxStore, account: string, snippet: unknown, parentField: 'videoId' | 'parentId', notFound: string, textHolder: unknown): SandboxItem {
+  const parent = existing(store, 'youtube', required(field(snippet, parentField), `snippet.${parentField}`, notFound), notFound);
+  const text = required(field(textHolder, 'textOriginal'), 'textOriginal', 'commentTextRequired');
+  return createComment(store, { account, parent, text, author: account });
+}
+
 /** A comment's moderation status as the owner set it (setModerationStatus); published until then. */
 function moderationStatusOf(store: SandboxStore, comment: SandboxItem): string {
   return store.isHidden(comment) ? (comment.extra.moderationStatus ?? 'heldForReview') : 'published';
@@ -244,10 +255,8 @@ export const youtubeDialect: PlatformDialect = {
       operation: 'comment',
       handle: ({ store, account, body }) => {
         const snippet = field(body, 'snippet');
-        const video = existing(store, 'youtube', required(field(snippet, 'videoId'), 'snippet.videoId', 'videoNotFound'), 'videoNotFound');
-        const text = required(field(field(field(snippet, 'topLevelComment'), 'snippet'), 'textOriginal'), 'textOriginal', 'commentTextRequired');
-        const comment = createComment(store, { account, parent: video, text, author: account });
-        return { body: { kind: 'youtube#commentThread', id: comment.id, snippet: { videoId: video.id, topLevelComment: commentJson(store, comment) } } };
+        const comment = insertComment(store, account, snippet, 'videoId', 'videoNotFound', field(field(snippet, 'topLevelComment'), 'snippet'));
+        return { body: { kind: 'youtube#commentThread', id: comment.id, snippet: { videoId: comment.parentId, topLevelComment: commentJson(store, comment) } } };
       },
     },
     {
@@ -256,9 +265,7 @@ export const youtubeDialect: PlatformDialect = {
       operation: 'comment',
       handle: ({ store, account, body }) => {
         const snippet = field(body, 'snippet');
-        const parent = existing(store, 'youtube', required(field(snippet, 'parentId'), 'snippet.parentId', 'parentCommentNotFound'), 'parentCommentNotFound');
-        const comment = createComment(store, { account, parent, text: required(field(snippet, 'textOriginal'), 'textOriginal', 'commentTextRequired'), author: account });
-        return { body: commentJson(store, comment) };
+        return { body: commentJson(store, insertComment(store, account, snippet, 'parentId', 'parentCommentNotFound', snippet)) };
       },
     },
     {

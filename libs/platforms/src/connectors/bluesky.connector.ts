@@ -1,12 +1,13 @@
 import type { MediaFile, MediaRef } from '@app/media';
 import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
-import { mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { graphemeLength, utf8ByteLength } from '../content/text-length';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, at, bearer, ConnectorContext, snakeCase, stringAt } from './connector-context';
 import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lookup';
+import { limitRefusal, PublishLimits } from '../content/publish-limit-rules';
 
 /**
  * A Bluesky post's text takes 300 graphemes and 3,000 bytes of UTF-8: the app.bsky.feed.post
@@ -47,6 +48,10 @@ export const BLUESKY_MEDIA: PlatformMediaRules = {
 /** app.bsky.embed.video `alt`: maxGraphemes 1000 (lexicons/app/bsky/embed/video.json). */
 export const VIDEO_ALT_GRAPHEMES = 1_000;
 
+
+/** What Bluesky refuses before any request (publish-limit-rules.ts). */
+export const BLUESKY_LIMITS: PublishLimits = { name: 'Bluesky', text: BLUESKY_TEXT, media: BLUESKY_MEDIA, trims: true };
+
 /**
  * Bluesky (atproto XRPC): a post is an `app.bsky.feed.post` record created with
  * `com.atproto.repo.createRecord`; its url is built from the at-uri's rkey. A reply carries
@@ -76,11 +81,7 @@ export class BlueskyConnector implements PlatformConnector {
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
     const text = request.content.trim();
-    const refusal = firstRefusal(
-      request.media.length === 0 ? requireText(text) : null,
-      checkText(text, ...BLUESKY_TEXT),
-      mediaCountRefusal(request.media, BLUESKY_MEDIA, 'Bluesky'),
-    );
+    const refusal = limitRefusal(BLUESKY_LIMITS, request);
     if (refusal) return failed(refusal);
     if (request.media.length === 0) return toOutcome(async () => this.createPost(account, { text, ...(await this.replyOf(account, request.replyTo)) }));
     return toOutcome(() =>

@@ -1,7 +1,7 @@
 import type { MediaFetcher, MediaFile, MediaRef } from '@app/media';
 import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
-import { GIB, MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { GIB, MIB, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength } from '../content/text-length';
 import { PlatformCallFailed, PlatformHttp } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
@@ -9,8 +9,9 @@ import { arrayAt, at, bearer, ConnectorContext, stringAt } from './connector-con
 import { findInWindow, platformTimeMs, PublishedCandidate, windowStartMs } from './published-lookup';
 import { uploadAll, uploadFileName } from './media-upload';
 import { GRAPH_API_VERSION, graphDeleted, graphHttp, graphSucceeded } from './meta-graph';
-import { MetaPlacement, placementMediaRefusal } from '../options/meta-placement';
+import { MetaPlacement, metaPlacementShape } from '../options/meta-placement';
 import { FacebookOptions, optionsOf } from '../options/platform-options';
+import { limitRefusal, PublishLimits } from '../content/publish-limit-rules';
 
 /** A Facebook post's message takes up to 63,206 characters. */
 export const FACEBOOK_TEXT: TextRule = { field: 'message', max: 63_206, measure: codePointLength, unit: 'characters' };
@@ -60,6 +61,10 @@ export const FACEBOOK_STORY_MEDIA: PlatformMediaRules = {
   video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 1.75 * GIB, minSeconds: 3, maxSeconds: 60 },
 };
 
+
+/** What Facebook refuses before any request (publish-limit-rules.ts), a reel's or a story's one media item included. */
+export const FACEBOOK_LIMITS: PublishLimits = { name: 'Facebook', text: [FACEBOOK_TEXT], media: FACEBOOK_MEDIA, trims: false, shapedBy: metaPlacementShape('Facebook') };
+
 /**
  * Facebook Pages through the Graph API: a text post `POST /{page-id}/feed`; one photo
  * `POST /{page-id}/photos` (the bytes as `source`, with its caption); several photos as
@@ -86,11 +91,7 @@ export class FacebookConnector implements PlatformConnector {
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
-    const refusal = firstRefusal(
-      request.media.length === 0 ? requireText(request.content) : null,
-      checkText(request.content, FACEBOOK_TEXT),
-      mediaCountRefusal(request.media, FACEBOOK_MEDIA, 'Facebook'),
-    );
+    const refusal = limitRefusal(FACEBOOK_LIMITS, request);
     if (refusal) return failed(refusal);
     const { placement = 'feed' } = optionsOf<FacebookOptions>(request);
     if (placement !== 'feed') return this.publishPlacement(account, request, placement);
@@ -271,8 +272,6 @@ export class FacebookConnector implements PlatformConnector {
 
   /** A reel or a story: one media item under that placement's rules (FACEBOOK_REEL_MEDIA, FACEBOOK_STORY_MEDIA). */
   private publishPlacement(account: ConnectorAccount, request: PublishRequest, placement: Exclude<MetaPlacement, 'feed'>): Promise<PublishOutcome> {
-    const refusal = placementMediaRefusal(placement, request.media, 'Facebook');
-    if (refusal) return Promise.resolve(failed(refusal));
     const rules = placement === 'reel' ? FACEBOOK_REEL_MEDIA : FACEBOOK_STORY_MEDIA;
     return toOutcome(() =>
       withCheckedMedia(this.media, request.media, rules, 'Facebook', async ([file]) => {

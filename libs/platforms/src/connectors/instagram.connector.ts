@@ -1,15 +1,16 @@
 import type { MediaFetcher, MediaFile, MediaRef } from '@app/media';
 import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { bareHandle } from '../connector';
-import { checkText, firstRefusal, requireMedia, requireText, TextRule } from '../content/content-rules';
-import { MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
+import { MIB, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength, hashtagCount, mentionCount } from '../content/text-length';
 import type { PlatformHttp } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, bearer, ConnectorContext, stringAt } from './connector-context';
-import { MetaPlacement, placementMediaRefusal } from '../options/meta-placement';
+import { MetaPlacement, metaPlacementShape } from '../options/meta-placement';
 import { InstagramOptions, optionsOf } from '../options/platform-options';
 import { ContainerEdge, ContainerItem, findInMediaListing, GRAPH_API_VERSION, graphDeleted, graphHttp, graphSucceeded, permalinkOr, prepareMediaContainer } from './meta-graph';
+import { limitRefusal, PublishLimits } from '../content/publish-limit-rules';
 
 /**
  * Instagram captions take 2,200 characters, 30 hashtags and 20 @ tags (IG User Media, `caption`:
@@ -54,6 +55,17 @@ export const INSTAGRAM_STORY_MEDIA: PlatformMediaRules = {
   video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 100 * MIB, minSeconds: 3, maxSeconds: 60 },
 };
 
+
+/** What Instagram refuses before any request (publish-limit-rules.ts), a reel's or a story's one media item included. */
+export const INSTAGRAM_LIMITS: PublishLimits = {
+  name: 'Instagram',
+  text: [INSTAGRAM_CAPTION, INSTAGRAM_HASHTAGS, INSTAGRAM_MENTIONS],
+  media: INSTAGRAM_MEDIA,
+  mediaOnly: 'photos and videos',
+  trims: false,
+  shapedBy: metaPlacementShape('Instagram'),
+};
+
 /**
  * Instagram Graph API content publishing: a container (`POST /{ig-user-id}/media`; one per
  * item plus a CAROUSEL container for several), each waited for until FINISHED, then
@@ -74,15 +86,9 @@ export class InstagramConnector implements PlatformConnector {
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
-    const refusal = firstRefusal(
-      requireMedia(request.media.map((m) => m.url), 'photos and videos'),
-      checkText(request.content, INSTAGRAM_CAPTION, INSTAGRAM_HASHTAGS, INSTAGRAM_MENTIONS),
-      mediaCountRefusal(request.media, INSTAGRAM_MEDIA, 'Instagram'),
-    );
+    const refusal = limitRefusal(INSTAGRAM_LIMITS, request);
     if (refusal) return failed(refusal);
     const { placement = 'feed' } = optionsOf<InstagramOptions>(request);
-    const placementRefusal = placementMediaRefusal(placement, request.media, 'Instagram');
-    if (placementRefusal) return failed(placementRefusal);
     return toOutcome(() =>
       withCheckedMedia(this.media, request.media, PLACEMENT_MEDIA[placement], 'Instagram', async (files) => {
         const items = placement === 'feed' ? files.map((file, index) => containerItem(file, request.media[index], files.length > 1)) : [placementItem(files[0], placement)];

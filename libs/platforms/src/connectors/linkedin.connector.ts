@@ -1,7 +1,7 @@
 import type { MediaFile, MediaRef } from '@app/media';
 import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
-import { MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { MIB, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength } from '../content/text-length';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
@@ -10,6 +10,7 @@ import { ProcessingState, waitUntilProcessed } from './media-upload';
 import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lookup';
 import { commentActionNotSupported } from './unsupported';
 import { LinkedInOptions, optionsOf } from '../options/platform-options';
+import { limitRefusal, PublishLimits } from '../content/publish-limit-rules';
 
 /**
  * The LinkedIn API release (YYYYMM) every call names in its LinkedIn-Version header unless
@@ -54,6 +55,10 @@ const LOOKUP_PAGE_SIZE = 50;
 /** How long a video may take to become AVAILABLE before the attempt gives up (media_processing_timeout). */
 export const LINKEDIN_VIDEO_PROCESSING_LIMIT_MS = 10 * 60_000;
 
+
+/** What LinkedIn refuses before any request (publish-limit-rules.ts). */
+export const LINKEDIN_LIMITS: PublishLimits = { name: 'LinkedIn', text: [LINKEDIN_COMMENTARY], media: LINKEDIN_MEDIA, trims: true };
+
 /**
  * LinkedIn Posts API: `POST /rest/posts` (the new post's URN comes back in the
  * `x-restli-id` header), comments `POST /rest/socialActions/{urn}/comments` (a reply names
@@ -79,11 +84,7 @@ export class LinkedInConnector implements PlatformConnector {
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
     const text = request.content.trim();
-    const refusal = firstRefusal(
-      request.media.length === 0 ? requireText(text) : null,
-      checkText(text, LINKEDIN_COMMENTARY),
-      mediaCountRefusal(request.media, LINKEDIN_MEDIA, 'LinkedIn'),
-    );
+    const refusal = limitRefusal(LINKEDIN_LIMITS, request);
     if (refusal) return failed(refusal);
     // The Post schema's visibility (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api); absent, PUBLIC.
     const { visibility = 'PUBLIC' } = optionsOf<LinkedInOptions>(request);

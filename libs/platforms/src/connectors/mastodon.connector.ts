@@ -1,7 +1,7 @@
 import type { MediaFile, MediaRef } from '@app/media';
 import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
-import { MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { MIB, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { mastodonLength } from '../content/text-length';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
@@ -10,12 +10,13 @@ import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lo
 import { ProcessingState, uploadAll, uploadFileName, waitUntilProcessed } from './media-upload';
 import { commentActionNotSupported } from './unsupported';
 import { MastodonOptions, optionsOf } from '../options/platform-options';
+import { limitRefusal, PublishLimits } from '../content/publish-limit-rules';
 
 /** Mastodon's default limit is 500 characters, each URL counting 23 (instances may raise it). */
 export const MASTODON_TEXT: TextRule = { field: 'status', max: 500, measure: mastodonLength, unit: 'characters' };
 
 /** What MASTODON_TEXT measures: the content warning (`spoiler_text`) counts toward the limit with the text. */
-export function countedStatus(text: string, spoilerText: string | undefined): string {
+function countedStatus(text: string, spoilerText: string | undefined): string {
   return `${spoilerText ?? ''}${text}`;
 }
 
@@ -37,6 +38,16 @@ export const MASTODON_MEDIA: PlatformMediaRules = {
 
 /** Statuses per page when looking one up: the most "Get account's statuses" gives (limit, max 40). */
 const MASTODON_STATUSES_PAGE = 40;
+
+
+/** What Mastodon refuses before any request (publish-limit-rules.ts): the content warning counts with the text (countedStatus). */
+export const MASTODON_LIMITS: PublishLimits = {
+  name: 'Mastodon',
+  text: [MASTODON_TEXT],
+  media: MASTODON_MEDIA,
+  trims: true,
+  shapedBy: (text, _media, options) => ({ text: countedStatus(text, (options as MastodonOptions).spoiler_text), refusal: null }),
+};
 
 /**
  * Mastodon REST API: `POST /api/v1/statuses` (a reply sets in_reply_to_id; media by media_ids,
@@ -66,7 +77,7 @@ export class MastodonConnector implements PlatformConnector {
     // (https://docs.joinmastodon.org/methods/statuses/#create); absent, a public status.
     const { visibility = 'public', spoiler_text, language } = optionsOf<MastodonOptions>(request);
     // "status: If media_ids is provided, this becomes optional".
-    const refusal = firstRefusal(request.media.length === 0 ? requireText(text) : null, checkText(countedStatus(text, spoiler_text), MASTODON_TEXT), mediaCountRefusal(request.media, MASTODON_MEDIA, 'Mastodon'));
+    const refusal = limitRefusal(MASTODON_LIMITS, request);
     if (refusal) return failed(refusal);
     // A thread part replies to the part before it: in_reply_to_id (same page).
     const reply: Record<string, string> = request.replyTo ? { in_reply_to_id: request.replyTo } : {};

@@ -1,9 +1,9 @@
 import type { PlatformBoard } from '@app/contracts';
 import type { MediaFile, MediaRef } from '@app/media';
 import type { ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
-import { checkText, firstRefusal, requireMedia, TextRule } from '../content/content-rules';
+import { firstRefusal, TextRule } from '../content/content-rules';
 import { titleFrom } from '../content/title';
-import { GIB, MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { GIB, MIB, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength } from '../content/text-length';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
@@ -12,6 +12,7 @@ import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lo
 import { pollUntilDone } from './processing-wait';
 import { commentActionNotSupported, commentsNotSupported } from './unsupported';
 import { optionsOf, PinterestOptions } from '../options/platform-options';
+import { limitRefusal, PublishLimits } from '../content/publish-limit-rules';
 
 /** The most pages of boards read (250 each: 10,000 boards). */
 const BOARD_PAGES_MAX = 40;
@@ -42,6 +43,10 @@ export const PINTEREST_MAX_PROCESSING_WAIT_MS = 5 * 60_000;
 /** The video frame a video Pin shows before it plays, in seconds: one second in, past a fade from black. */
 const COVER_KEY_FRAME_SECONDS = 1;
 
+
+/** What Pinterest refuses before any request (publish-limit-rules.ts). */
+export const PINTEREST_LIMITS: PublishLimits = { name: 'Pinterest', text: [PINTEREST_DESCRIPTION], media: PINTEREST_MEDIA, mediaOnly: 'images and videos', trims: false };
+
 /**
  * Pinterest API v5: `POST /v5/pins` on the board in identity.attributes.boardId, the
  * irreversible call. Images are pulled by Pinterest from their urls (media_source `image_url`,
@@ -69,9 +74,7 @@ export class PinterestConnector implements PlatformConnector {
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
     const refusal = firstRefusal(
-      requireMedia(request.media.map((item) => item.url), 'images and videos'),
-      mediaCountRefusal(request.media, PINTEREST_MEDIA, 'Pinterest'),
-      checkText(request.content, PINTEREST_DESCRIPTION),
+      limitRefusal(PINTEREST_LIMITS, request),
       boardOf(account, request) ? null : { code: 'board_required', message: 'the Pinterest account has no board to pin to: give platformOptions.pinterest.boardId, or connect it again and pick a board', retryable: false },
     );
     if (refusal) return failed(refusal);

@@ -2,13 +2,14 @@ import type { MediaFetcher, MediaFile, MediaRef } from '@app/media';
 import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { bareHandle } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
-import { GIB, MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { GIB, MIB, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { threadsLength } from '../content/text-length';
 import type { PlatformHttp } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, bearer, ConnectorContext, stringAt } from './connector-context';
 import { ContainerEdge, ContainerItem, createContainer, findInMediaListing, graphDeleted, graphHttp, graphSucceeded, permalinkOr, prepareMediaContainer, THREADS_API_VERSION } from './meta-graph';
 import { optionsOf, ThreadsOptions } from '../options/platform-options';
+import { limitRefusal, PublishLimits } from '../content/publish-limit-rules';
 
 /**
  * Threads posts take 500 characters, an emoji (the whole sequence) counting as its UTF-8
@@ -35,6 +36,10 @@ export const THREADS_MEDIA: PlatformMediaRules = {
   maxAltText: 1_000,
 };
 
+
+/** What Threads refuses before any request (publish-limit-rules.ts). */
+export const THREADS_LIMITS: PublishLimits = { name: 'Threads', text: [THREADS_TEXT], media: THREADS_MEDIA, trims: false };
+
 /**
  * Threads API: a media container (`POST /{threads-user-id}/threads`, media_type TEXT, IMAGE,
  * VIDEO or CAROUSEL; media containers waited for until FINISHED), then
@@ -55,11 +60,7 @@ export class ThreadsConnector implements PlatformConnector {
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
-    const refusal = firstRefusal(
-      request.media.length === 0 ? requireText(request.content) : null,
-      checkText(request.content, THREADS_TEXT),
-      mediaCountRefusal(request.media, THREADS_MEDIA, 'Threads'),
-    );
+    const refusal = limitRefusal(THREADS_LIMITS, request);
     if (refusal) return failed(refusal);
     const text = request.content;
     // reply_control on the post's container ("Reply Management", https://developers.facebook.com/docs/threads/reply-management); absent, everyone.

@@ -1,9 +1,9 @@
 import type { MediaFile } from '@app/media';
 import type { ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { bareHandle } from '../connector';
-import { checkText, firstRefusal, requireMedia, TextRule } from '../content/content-rules';
+import { checkText, TextRule } from '../content/content-rules';
 import { titleFrom } from '../content/title';
-import { GIB, MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { GIB, MIB, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { utf16Length } from '../content/text-length';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
@@ -12,6 +12,7 @@ import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lo
 import { pollUntilDone } from './processing-wait';
 import { commentActionNotSupported, commentsNotSupported } from './unsupported';
 import { optionsOf, TikTokOptions } from '../options/platform-options';
+import { limitRefusal, PublishLimits } from '../content/publish-limit-rules';
 
 /** A video's title (its caption) takes 2,200 UTF-16 units; a photo post's description 4,000, its title 90. */
 export const TIKTOK_VIDEO_TITLE: TextRule = { field: 'title', max: 2_200, measure: utf16Length, unit: 'UTF-16 units' };
@@ -44,6 +45,13 @@ const TIKTOK_VIDEO_LIST_PAGE = 20;
 /** How long a post may stay in TikTok's processing before the connector stops watching it. */
 export const TIKTOK_MAX_PROCESSING_WAIT_MS = 5 * 60_000;
 
+
+/**
+ * What TikTok refuses before any request (publish-limit-rules.ts): the longest text any TikTok post takes (a photo
+ * post's description); a video's shorter title is checked once the bytes tell it is one.
+ */
+export const TIKTOK_LIMITS: PublishLimits = { name: 'TikTok', text: [TIKTOK_PHOTO_DESCRIPTION], media: TIKTOK_MEDIA, mediaOnly: 'videos and photos', trims: false };
+
 /**
  * TikTok Content Posting API (Direct Post).
  * - Video: `POST /v2/post/publish/video/init/` with source FILE_UPLOAD (the irreversible call:
@@ -71,12 +79,7 @@ export class TikTokConnector implements PlatformConnector {
   }
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
-    const refusal = firstRefusal(
-      requireMedia(request.media.map((item) => item.url), 'videos and photos'),
-      mediaCountRefusal(request.media, TIKTOK_MEDIA, 'TikTok'),
-      // The longest text any TikTok post takes; a video's shorter title is checked once the bytes tell it is one.
-      checkText(request.content, TIKTOK_PHOTO_DESCRIPTION),
-    );
+    const refusal = limitRefusal(TIKTOK_LIMITS, request);
     if (refusal) return failed(refusal);
     return toOutcome(() =>
       withCheckedMedia(this.ctx.media, request.media, TIKTOK_MEDIA, 'TikTok', async (files) => {

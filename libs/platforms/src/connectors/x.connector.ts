@@ -2,7 +2,7 @@ import type { MediaFile, MediaRef } from '@app/media';
 import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { bareHandle } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
-import { GIB, MIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { GIB, MIB, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { xWeightedLength } from '../content/text-length';
 import { optionsOf, XOptions } from '../options/platform-options';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
@@ -10,6 +10,7 @@ import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer 
 import { arrayAt, at, bearer, ConnectorContext, snakeCase, stringAt } from './connector-context';
 import { findInWindow, platformTimeMs, PublishedCandidate, windowStartMs } from './published-lookup';
 import { ProcessingState, uploadAll, uploadFileName, waitUntilProcessed } from './media-upload';
+import { limitRefusal, PublishLimits } from '../content/publish-limit-rules';
 
 /**
  * X takes 280 weighted characters ("Counting characters", https://docs.x.com/fundamentals/counting-characters):
@@ -38,6 +39,10 @@ export const X_MEDIA: PlatformMediaRules = {
 /** One APPEND segment: under the 5 MB a segment may carry ("POST media/upload (APPEND)"), one in memory at a time. */
 const APPEND_CHUNK_BYTES = 4 * MIB;
 
+
+/** What X refuses before any request (publish-limit-rules.ts). */
+export const X_LIMITS: PublishLimits = { name: 'X', text: [X_TEXT], media: X_MEDIA, trims: true };
+
 /**
  * X API v2. Posts and replies: `POST /2/tweets` (`reply.in_reply_to_tweet_id` for a reply),
  * media attached by `media.media_ids` after uploading each item (images in one request,
@@ -56,7 +61,7 @@ export class XConnector implements PlatformConnector {
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
     const text = request.content.trim();
     // A Post needs text or media ("Create Post", https://docs.x.com/x-api/posts/create-post): media alone is a Post.
-    const refusal = firstRefusal(request.media.length === 0 ? requireText(text) : null, checkText(text, X_TEXT), mediaCountRefusal(request.media, X_MEDIA, 'X'));
+    const refusal = limitRefusal(X_LIMITS, request);
     if (refusal) return failed(refusal);
     // reply_settings: who may reply ("Create or Edit Post", https://docs.x.com/x-api/posts/create-or-edit-post); absent, everyone.
     const { reply_settings } = optionsOf<XOptions>(request);

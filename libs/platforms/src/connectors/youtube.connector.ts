@@ -1,14 +1,15 @@
 import type { MediaFile } from '@app/media';
 import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
-import { checkText, firstRefusal, requireMedia, requireText, TextRule } from '../content/content-rules';
+import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
 import { titleFrom } from '../content/title';
-import { GIB, mediaCountRefusal, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
+import { GIB, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
 import { codePointLength, utf8ByteLength } from '../content/text-length';
 import { codeForStatus, isTransientStatus, PlatformCallFailed, PlatformHttp, PlatformResponse } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, at, bearer, ConnectorContext, snakeCase, stringAt } from './connector-context';
 import { findInWindow, platformTimeMs, PublishedCandidate } from './published-lookup';
 import { optionsOf, YouTubeOptions } from '../options/platform-options';
+import { limitRefusal, PublishLimits } from '../content/publish-limit-rules';
 
 /** A video's description takes 5,000 bytes and its title 100 characters; a comment 10,000 characters. */
 export const YOUTUBE_DESCRIPTION: TextRule = { field: 'description', max: 5_000, measure: utf8ByteLength, unit: 'bytes' };
@@ -35,6 +36,10 @@ export const YOUTUBE_CHUNK_BYTES = 32 * 256 * 1024;
  */
 const RESUME_INCOMPLETE = 308;
 
+
+/** What YouTube refuses before any request (publish-limit-rules.ts). */
+export const YOUTUBE_LIMITS: PublishLimits = { name: 'YouTube', text: [YOUTUBE_DESCRIPTION], media: YOUTUBE_MEDIA, mediaOnly: 'videos', trims: false };
+
 /**
  * YouTube Data API v3. The video is fetched through the media pipeline (spooled to disk,
  * never whole in memory) and sent with the resumable upload protocol ("Resumable Uploads",
@@ -59,9 +64,7 @@ export class YouTubeConnector implements PlatformConnector {
 
   async publish(account: ConnectorAccount, request: PublishRequest): Promise<PublishOutcome> {
     const refusal = firstRefusal(
-      requireMedia(request.media.map((item) => item.url), 'videos'),
-      mediaCountRefusal(request.media, YOUTUBE_MEDIA, 'YouTube'),
-      checkText(request.content, YOUTUBE_DESCRIPTION),
+      limitRefusal(YOUTUBE_LIMITS, request),
       /[<>]/.test(request.content) ? { code: 'invalid_characters', message: 'YouTube titles and descriptions cannot contain < or >', retryable: false } : null,
     );
     if (refusal) return failed(refusal);

@@ -1,6 +1,7 @@
 import type { MediaRef } from '@app/media';
 import type { PlatformError } from '../connector';
 import { unsupportedMedia } from '../content/content-rules';
+import type { PublishLimits } from '../content/publish-limit-rules';
 import { choice } from './option-rules';
 
 /**
@@ -22,4 +23,12 @@ export function placementMediaRefusal(placement: MetaPlacement | undefined, medi
   if (placement === 'reel' && media.length !== 1) return unsupportedMedia(`a ${platformName} reel is one video; the post has ${media.length} media items`);
   if (placement === 'story' && media.length !== 1) return unsupportedMedia(`a ${platformName} story is one photo or one video; the post has ${media.length} media items`);
   return null;
+}
+
+/** A placement's effect on the checks before any request (PublishLimits.shapedBy): a reel or a story is one media item, and a story sends no text, so none is counted. */
+export function metaPlacementShape(platformName: string): PublishLimits['shapedBy'] {
+  return (text, media, options) => {
+    const placement = (options as { placement?: MetaPlacement }).placement;
+    return { text: placement === 'story' ? '' : text, refusal: placementMediaRefusal(placement, media, platformName) };
+  };
 }

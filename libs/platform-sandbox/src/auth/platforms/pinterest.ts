@@ -1,4 +1,4 @@
-import { PlatformRefusal, RouteAnswer, RouteContext } from '../../dialect';
+import { PlatformRefusal, PlatformRoute, RouteAnswer, RouteContext } from '../../dialect';
 import { pageOf, pageSize } from '../../dialects/listing';
 import type { SandboxAuthority, SandboxIdentity } from '../authority';
 import type { SandboxSignIn } from '../sign-in';
@@ -62,6 +62,19 @@ function requireScope(ctx: RouteContext, scope: string): void {
   if (!grantedScopes(ctx).includes(scope)) throw new PlatformRefusal(401, '3', 'Authorization failed.');
 }
 
+/** A GET route about the signed-in user, answered only with `scope` granted (requireScope). */
+function identityRoute(url: string, scope: string, answer: (user: SandboxIdentity, ctx: RouteContext) => RouteAnswer): PlatformRoute {
+  return {
+    method: 'GET',
+    url,
+    operation: 'identity',
+    handle: (ctx) => {
+      requireScope(ctx, scope);
+      return answer(ctx.identity!, ctx);
+    },
+  };
+}
+
 /**
  * Pinterest API v5 OAuth as "Set up authentication and authorization" documents it
  * (https://developers.pinterest.com/docs/getting-started/set-up-authentication-and-authorization/),
@@ -101,45 +114,29 @@ export const pinterestSignIn: SandboxSignIn = {
   routes: [
     authorizeRoute('/oauth/', pinterest),
     tokenRoute('/v5/oauth/token', pinterest, basicClient),
-    {
-      method: 'GET',
-      url: '/v5/user_account',
-      operation: 'identity',
-      handle: (ctx) => {
-        requireScope(ctx, 'user_accounts:read');
-        const user = ctx.identity!;
-        return {
-          body: {
-            account_type: 'BUSINESS',
-            id: user.platformAccountId,
-            username: user.handle,
-            profile_image: `https://i.pinimg.com/sandbox/${user.handle}.jpg`,
-            website_url: '',
-            about: '',
-            business_name: user.displayName,
-            board_count: boardOf(user) ? 1 : 0,
-            pin_count: 0,
-            follower_count: 0,
-            following_count: 0,
-            monthly_views: 0,
-          },
-        };
+    identityRoute('/v5/user_account', 'user_accounts:read', (user) => ({
+      body: {
+        account_type: 'BUSINESS',
+        id: user.platformAccountId,
+        username: user.handle,
+        profile_image: `https://i.pinimg.com/sandbox/${user.handle}.jpg`,
+        website_url: '',
+        about: '',
+        business_name: user.displayName,
+        board_count: boardOf(user) ? 1 : 0,
+        pin_count: 0,
+        follower_count: 0,
+        following_count: 0,
+        monthly_views: 0,
       },
-    },
-    {
-      method: 'GET',
-      url: '/v5/boards',
-      operation: 'identity',
-      handle: (ctx) => {
-        requireScope(ctx, 'boards:read');
-        // "List boards" (https://developers.pinterest.com/docs/api/v5/boards-list): page_size 1 to 250
-        // (default 25), the answer's `bookmark` names the next page (null on the last).
-        const user = ctx.identity!;
-        const refusal = (message: string) => new PlatformRefusal(400, '1', message);
-        const { page, next } = pageOf(boardsOf(user), ctx.query.bookmark, pageSize(ctx.query.page_size, { min: 1, max: 250, default: 25 }, refusal), refusal);
-        const items = page.map(({ id, name }) => ({ id, name, description: '', owner: { username: user.handle }, privacy: 'PUBLIC', pin_count: 0 }));
-        return { body: { items, bookmark: next } };
-      },
-    },
+    })),
+    // "List boards" (https://developers.pinterest.com/docs/api/v5/boards-list): page_size 1 to 250
+    // (default 25), the answer's `bookmark` names the next page (null on the last).
+    identityRoute('/v5/boards', 'boards:read', (user, ctx) => {
+      const refusal = (message: string) => new PlatformRefusal(400, '1', message);
+      const { page, next } = pageOf(boardsOf(user), ctx.query.bookmark, pageSize(ctx.query.page_size, { min: 1, max: 250, default: 25 }, refusal), refusal);
+      const items = page.map(({ id, name }) => ({ id, name, description: '', owner: { username: user.handle }, privacy: 'PUBLIC', pin_count: 0 }));
+      return { body: { items, bookmark: next } };
+    }),
   ],
 };

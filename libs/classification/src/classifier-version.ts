@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { classifyComment } from '@app/classification';
+import { classifyComment } from './classify-comment';
+import { CommentClassification } from './comment-classification';
 
 /**
  * Comments whose reading changed with every known fix of the classifier (the
@@ -30,9 +31,11 @@ const PROBES = [
  * classifyComment answers on fixed probes. Two deployments with the same
  * classifier give the same version; a change that alters any of these
  * answers gives another. It only labels CommentReclassified (what decides
- * whether one is appended is the comment's own reading, see decide-reclassify.ts).
+ * whether one is appended is the comment's own reading, see apps/comments/src/domain/decide-reclassify.ts).
+ * Computed once per run by whoever reclassifies (tools/reclassify.ts), not per comment.
+ * `classify` stands for the classifier whose version it is (this one unless told).
  */
-export function classifierVersion(): string {
-  const answers = PROBES.map((text) => classifyComment(text));
+export function classifierVersion(classify: (text: string) => CommentClassification = classifyComment): string {
+  const answers = PROBES.map((text) => classify(text));
   return createHash('sha256').update(JSON.stringify(answers)).digest('hex').slice(0, 12);
 }
