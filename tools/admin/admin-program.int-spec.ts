@@ -85,6 +85,19 @@ describe('admin command line (in-process, real Postgres, platform sandbox)', () 
     expect(await workspaces.getWorkspace(run.json.id)).toMatchObject({ name: 'Acme Inc' });
   });
 
+  it('workspace list prints every workspace (id, name, createdAt), oldest first', async () => {
+    const first = (await admin('workspace', 'create', 'Listed first')).json;
+    const second = (await admin('workspace', 'create', 'Listed second')).json;
+    const run = await admin('workspace', 'list');
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const listed = run.json as { id: string; name: string; createdAt: string }[];
+    expect(listed).toHaveLength(await count('SELECT count(*) AS n FROM workspaces', []));
+    expect(listed).toContainEqual(first);
+    expect(listed.findIndex((w) => w.id === first.id)).toBeLessThan(listed.findIndex((w) => w.id === second.id));
+    const times = listed.map((w) => Date.parse(w.createdAt));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
   describe('key create', () => {
     it('prints the key once; it authenticates and only its SHA-256 digest is stored', async () => {
       const workspaceId = await newWorkspace();

@@ -108,6 +108,10 @@ export function buildAdminProgram({ stdout, stderr, openStore }: AdminDependenci
     .command('create')
     .argument('<name>')
     .action((name: string) => withStore(({ workspaces }) => workspaces.createWorkspace(name)));
+  workspace
+    .command('list')
+    .description('every workspace (id, name, createdAt), oldest first')
+    .action(() => withStore(({ workspaces }) => workspaces.listWorkspaces()));
 
   const key = program.command('key').description('API keys');
   key

@@ -1,5 +1,5 @@
 import { DynamicModule, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { Pool } from 'pg';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { DatabaseModule, PG_POOL } from '@app/database';
@@ -17,9 +17,11 @@ import { ApiKeyGuard } from './auth/api-key.guard';
 import { KeyAuthenticator } from './auth/key-authenticator';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { RequestBounds } from './http/request-bounds';
+import { MeController } from './me/me.controller';
 import { PostAnswers } from './posts/post-answers';
 import { PostsController } from './posts/posts.controller';
 import { RATE_LIMIT_PROVIDERS } from './rate-limit/rate-limit.providers';
+import { RequestShapeInterceptor } from './validation/request-shape';
 import { WebhooksController } from './webhooks/webhooks.controller';
 
 /** The HTTP API: keys and scopes, validation, commands out over NATS, lists from the read models. */
@@ -34,13 +36,15 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
     return {
       module: GatewayModule,
       imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, AccountsModule, WebhookStoresModule, HealthModule, ObservabilityModule],
-      controllers: [PostsController, AccountsController, CommentsController, MetaWebhookController, WebhooksController],
+      controllers: [MeController, PostsController, AccountsController, CommentsController, MetaWebhookController, WebhooksController],
       providers: [
         KeyAuthenticator,
         PostAnswers,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         // After ApiKeyGuard: limits are per key, so they need its principal.
         ...RATE_LIMIT_PROVIDERS,
+        // After the guards (a request is authenticated and counted before its shape is judged), before the pipes.
+        { provide: APP_INTERCEPTOR, useClass: RequestShapeInterceptor },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: PostViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new PostViewsReader(pool) },
         { provide: CommentViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new CommentViewsReader(pool) },

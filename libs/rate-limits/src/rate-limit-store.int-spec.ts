@@ -71,6 +71,32 @@ describe('RateLimitStore and RateLimiter (real Postgres)', () => {
     expect(counts.get('general')?.current).toBe(31);
   });
 
+  it('peek reads the standing as the next hit would find it, counting nothing', async () => {
+    const key = randomUUID();
+    // Nothing stored: nothing used.
+    expect(await limiter.standing(key, [general, replies], at(0))).toEqual([
+      { policy: general, remaining: 5, resetSeconds: 0 },
+      { policy: replies, remaining: 2, resetSeconds: 0 },
+    ]);
+    await limiter.check(key, [general, replies], at(1000));
+    await limiter.check(key, [general], at(2000));
+    for (let i = 0; i < 3; i++) {
+      expect(await limiter.standing(key, [general, replies], at(30_000))).toEqual([
+        { policy: general, remaining: 3, resetSeconds: 90 },
+        { policy: replies, remaining: 1, resetSeconds: 90 },
+      ]);
+    }
+    // Half-way into the next window ceil(2 × 0.5) = 1 request is still carried; a hit then rolls the row forward the same way.
+    expect((await store.peek(key, [general], at(W / 2, 1))).get('general')).toEqual({ windowIndex: 30_000_001, current: 0, previous: 2 });
+    expect(await limiter.standing(key, [general], at(W / 2, 1))).toEqual([{ policy: general, remaining: 4, resetSeconds: 30 }]);
+    expect((await store.hit(key, [general], at(W / 2, 1))).get('general')).toEqual({ windowIndex: 30_000_001, current: 1, previous: 2 });
+    // A key over its limit still gets its standing (remaining 0), and asking adds nothing.
+    const limited = randomUUID();
+    for (let i = 0; i < 7; i++) await limiter.check(limited, [general], at(100 + i));
+    expect(await limiter.standing(limited, [general, { ...replies, limit: 0 }], at(200))).toEqual([{ policy: general, remaining: 0, resetSeconds: 120 }]);
+    expect((await store.peek(limited, [general], at(200))).get('general')?.current).toBe(7);
+  });
+
   it('a policy with limit 0 is off: nothing is counted', async () => {
     const key = randomUUID();
     expect(await limiter.check(key, [{ ...general, limit: 0 }], at(0))).toBeNull();

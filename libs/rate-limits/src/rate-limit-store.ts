@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { RateLimitPolicy, WindowCounts } from './rate-limit-policy';
-import { windowIndexAt } from './sliding-window';
+import { countsAt, windowIndexAt } from './sliding-window';
 
 /**
  * Counts one request against several policies in a single statement (one
@@ -25,6 +25,19 @@ export class RateLimitStore {
       ordered.map((policy) => windowIndexAt(now.getTime(), policy.windowMs)),
     ]);
     return new Map(rows.map((row) => [row.policy, { windowIndex: Number(row.window_index), current: row.current_hits, previous: row.previous_hits }]));
+  }
+
+  /**
+   * The key's counts under each policy as they stand at `now`, counting nothing
+   * (one read, no lock): what a request sent now would be weighed against.
+   */
+  async peek(keyId: string, policies: RateLimitPolicy[], now: Date): Promise<Map<string, WindowCounts>> {
+    const { rows } = await this.pool.query<{ policy: string; window_ms: number; window_index: string; current_hits: number; previous_hits: number }>(
+      'SELECT policy, window_ms, window_index, current_hits, previous_hits FROM rate_limit_counters WHERE key_id = $1 AND policy = ANY($2)',
+      [keyId, policies.map((policy) => policy.name)],
+    );
+    const stored = new Map(rows.map((row) => [row.policy, { windowMs: row.window_ms, windowIndex: Number(row.window_index), current: row.current_hits, previous: row.previous_hits }]));
+    return new Map(policies.map((policy) => [policy.name, countsAt(stored.get(policy.name) ?? null, policy.windowMs, now.getTime())]));
   }
 
   /** Deletes counters idle for two whole windows: they hold nothing a request would weigh. */

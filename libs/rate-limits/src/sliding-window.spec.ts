@@ -1,5 +1,5 @@
 import { RateLimitPolicy, RateLimitVerdict } from './rate-limit-policy';
-import { decisiveVerdict, evaluateWindow, windowIndexAt } from './sliding-window';
+import { countsAt, decisiveVerdict, evaluateWindow, windowIndexAt } from './sliding-window';
 
 const W = 60_000;
 const policy: RateLimitPolicy = { name: 'general', limit: 5, windowMs: W };
@@ -62,5 +62,17 @@ describe('sliding window approximation', () => {
     expect(decisiveVerdict([verdict('general', true, 0), verdict('replies', false, 0, 12)])?.policy.name).toBe('replies');
     expect(decisiveVerdict([verdict('general', false, 0, 40), verdict('replies', false, 0, 12)])?.policy.name).toBe('general');
     expect(decisiveVerdict([])).toBeNull();
+  });
+
+  it('reads stored counts at a moment without counting: the roll forward the upsert performs', () => {
+    const stored = { windowMs: W, windowIndex: 1000, current: 4, previous: 2 };
+    expect(countsAt(stored, W, at(10))).toEqual({ windowIndex: 1000, current: 4, previous: 2 });
+    expect(countsAt(stored, W, at(W + 10))).toEqual({ windowIndex: 1001, current: 0, previous: 4 });
+    expect(countsAt(stored, W, at(2 * W))).toEqual({ windowIndex: 1002, current: 0, previous: 0 });
+    // A replica ahead opened a later window: as stored.
+    expect(countsAt({ ...stored, windowIndex: 1001 }, W, at(10))).toEqual({ windowIndex: 1001, current: 4, previous: 2 });
+    // Another window length, or no row: nothing.
+    expect(countsAt({ ...stored, windowMs: 2 * W }, W, at(10))).toEqual({ windowIndex: 1000, current: 0, previous: 0 });
+    expect(countsAt(null, W, at(10))).toEqual({ windowIndex: 1000, current: 0, previous: 0 });
   });
 });

@@ -11,6 +11,21 @@ export function windowIndexAt(nowMs: number, windowMs: number): number {
   return Math.floor(nowMs / windowMs);
 }
 
+/**
+ * A key's stored counts as they stand at `nowMs`, without counting a request:
+ * the roll forward the store's upsert performs (HIT_SQL), read-only. A row of
+ * this window or a later one (a replica's clock ahead) is as stored; one window
+ * behind becomes the previous window; anything older, another window length, or
+ * no row at all is nothing.
+ */
+export function countsAt(stored: (WindowCounts & { windowMs: number }) | null, windowMs: number, nowMs: number): WindowCounts {
+  const windowIndex = windowIndexAt(nowMs, windowMs);
+  if (!stored || stored.windowMs !== windowMs) return { windowIndex, current: 0, previous: 0 };
+  if (stored.windowIndex >= windowIndex) return { windowIndex: stored.windowIndex, current: stored.current, previous: stored.previous };
+  if (stored.windowIndex === windowIndex - 1) return { windowIndex, current: 0, previous: stored.current };
+  return { windowIndex, current: 0, previous: 0 };
+}
+
 export function evaluateWindow(policy: RateLimitPolicy, counts: WindowCounts, nowMs: number): RateLimitVerdict {
   const { limit, windowMs } = policy;
   // Another replica's clock may run slightly ahead and have opened the window already: clamp.

@@ -40,6 +40,12 @@ export class WorkspaceStore {
     return rows[0] ? { id: rows[0].id, name: rows[0].name, createdAt: rows[0].created_at.toISOString() } : null;
   }
 
+  /** Every workspace, oldest first (ties by id, so the order is stable). */
+  async listWorkspaces(): Promise<Workspace[]> {
+    const { rows } = await this.pool.query<{ id: string; name: string; created_at: Date }>('SELECT id, name, created_at FROM workspaces ORDER BY created_at, id');
+    return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at.toISOString() }));
+  }
+
   /** Creates a key; the plain key is returned here once and never stored. */
   async createKey(workspaceId: string, scopes: Scope[]): Promise<ApiKeyRecord & { key: string }> {
     const { key, hash, displayPrefix } = generateApiKey();

@@ -3,8 +3,12 @@ import { ApiResponse } from '@nestjs/swagger';
 import { ERROR_CODES, ErrorCode } from '@app/contracts';
 import { ErrorBodySchema } from './schemas/error-body.schema';
 
-/** What any operation behind the API key can answer, whatever it does. */
-export const AUTHENTICATED_ERRORS: ErrorCode[] = ['unauthenticated', 'insufficient_scope', 'rate_limited', 'internal_error', 'service_unavailable'];
+/**
+ * What any operation behind the API key can answer, whatever it does: each takes
+ * only the query parameters it documents (none for most); any other is
+ * unknown_query_parameter (RequestShapeInterceptor, the query DTOs' pipe).
+ */
+export const AUTHENTICATED_ERRORS: ErrorCode[] = ['unauthenticated', 'insufficient_scope', 'rate_limited', 'unknown_query_parameter', 'internal_error', 'service_unavailable'];
 
 /** The codes an operation answers, grouped by their HTTP status (from the catalogue, ERROR_CODES). */
 export function codesByStatus(codes: readonly ErrorCode[]): Map<number, ErrorCode[]> {

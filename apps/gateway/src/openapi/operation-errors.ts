@@ -9,8 +9,12 @@ import { ErrorCode } from '@app/contracts';
 /** What any request can be refused with before it reaches its operation (HTTP framing, sizes). */
 const REQUEST_ERRORS: ErrorCode[] = ['malformed_request', 'request_timeout', 'uri_too_long', 'headers_too_large'];
 
-/** A JSON body of the DTO's shape, within its size and depth, every string one storage can hold. */
-const BODY_ERRORS: ErrorCode[] = ['unsupported_media_type', 'payload_too_large', 'invalid_body'];
+/**
+ * A JSON body of the DTO's shape, within its size and depth, every string one
+ * storage can hold, no field the DTO does not take. An operation that takes no
+ * body answers the same to one with fields (or one not JSON); an empty {} passes.
+ */
+const BODY_ERRORS: ErrorCode[] = ['unsupported_media_type', 'payload_too_large', 'unknown_field', 'invalid_body'];
 
 /** The contract's rules on a post's fields (create, and edit for the fields it changes). */
 const POST_RULE_ERRORS: ErrorCode[] = [
@@ -60,17 +64,19 @@ const VERSIONED_POST_ERRORS: ErrorCode[] = ['not_found', 'invalid_if_match', 'pr
 const OPERATION_RULE_ERRORS = {
   createPost: [...BODY_ERRORS, 'invalid_idempotency_key', 'idempotency_key_reused', ...POST_RULE_ERRORS, 'scheduled_and_publish_now', 'account_needs_reauth'],
   listPosts: ['invalid_query'],
+  me: [],
   getPost: ['not_found'],
-  publishPost: ['not_found', 'post_not_publishable'],
-  retryPost: ['not_found', 'post_not_retryable'],
+  publishPost: [...BODY_ERRORS, 'not_found', 'post_not_publishable'],
+  retryPost: [...BODY_ERRORS, 'not_found', 'post_not_retryable'],
   editPost: [...BODY_ERRORS, ...VERSIONED_POST_ERRORS, 'nothing_to_edit', ...POST_RULE_ERRORS],
-  deletePost: VERSIONED_POST_ERRORS,
+  deletePost: [...BODY_ERRORS, ...VERSIONED_POST_ERRORS],
   listComments: ['invalid_query'],
   replyToComment: [...BODY_ERRORS, 'unknown_platform', 'reply_message_invalid', ...COMMENT_ACTION_ERRORS, 'x_quota_exhausted', ...PLATFORM_CALL_ERRORS],
   listCommentReplies: ['unknown_platform', 'unknown_comment'],
   hideComment: [...BODY_ERRORS, 'unknown_platform', ...COMMENT_ACTION_ERRORS, ...PLATFORM_CALL_ERRORS],
   unhideComment: [...BODY_ERRORS, 'unknown_platform', ...COMMENT_ACTION_ERRORS, ...PLATFORM_CALL_ERRORS],
   deleteCommentReply: [
+    ...BODY_ERRORS,
     'unknown_platform',
     'unknown_comment',
     'comment_platform_mismatch',
@@ -83,7 +89,7 @@ const OPERATION_RULE_ERRORS = {
   startConnect: [...BODY_ERRORS, 'invalid_redirect_uri', 'sign_in_not_supported', 'invalid_instance_url', 'platform_not_configured', 'platform_unavailable'],
   connectCallback: ['invalid_query', 'connect_state_invalid'],
   connectWithCredentials: [...BODY_ERRORS, 'invalid_instance_url', 'invalid_credentials', 'platform_unavailable'],
-  disconnectAccount: ['not_found'],
+  disconnectAccount: [...BODY_ERRORS, 'not_found'],
   listBoards: ['not_found', 'boards_not_supported', 'account_needs_reauth', 'account_disconnected', 'platform_rejected'],
   verifyMetaWebhook: ['webhook_verification_failed'],
   listAccounts: [],
@@ -92,11 +98,11 @@ const OPERATION_RULE_ERRORS = {
   listWebhooks: [],
   getWebhook: ['not_found'],
   updateWebhook: [...BODY_ERRORS, 'nothing_to_edit', 'invalid_webhook_url', 'webhook_url_refused', 'invalid_webhook_events', 'not_found'],
-  deleteWebhook: ['not_found'],
-  rotateWebhookSecret: ['not_found'],
-  testWebhook: ['not_found', 'webhook_endpoint_disabled'],
+  deleteWebhook: [...BODY_ERRORS, 'not_found'],
+  rotateWebhookSecret: [...BODY_ERRORS, 'not_found'],
+  testWebhook: [...BODY_ERRORS, 'not_found', 'webhook_endpoint_disabled'],
   listWebhookDeliveries: ['invalid_query', 'not_found'],
-  redeliverWebhook: ['not_found', 'webhook_endpoint_disabled'],
+  redeliverWebhook: [...BODY_ERRORS, 'not_found', 'webhook_endpoint_disabled'],
   replayWebhook: [...BODY_ERRORS, 'invalid_replay_start', 'not_found', 'webhook_endpoint_disabled'],
 } satisfies Record<string, ErrorCode[]>;
 

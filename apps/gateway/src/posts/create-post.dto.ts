@@ -1,11 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
-import { CreatePostBody, PostOverride, ThreadPartInput } from '@app/contracts';
+import { CreatePostBody } from '@app/contracts';
 import { POST_FIELDS } from '../openapi/post-fields';
 import { IsPlatformOptions } from './is-platform-options';
-import { IsPostOverrides } from './is-post-overrides';
-import { IsThreadParts } from './is-thread-parts';
 import { IsStringOrNull } from './is-string-or-null';
+import { OVERRIDES_SHAPE, PostOverrideDto } from './post-override.dto';
+import { THREAD_SHAPE, ThreadPartDto } from './thread-part.dto';
+import { NestedArrayOf, NestedRecordOf, recordOf } from '../validation/nested-dtos';
 
 /**
  * The body's shape (types only). The contract's rules — lengths, counts, URL
@@ -24,13 +25,13 @@ export class CreatePostDto {
   @ApiPropertyOptional(POST_FIELDS.mediaUrls) @IsOptional() @IsArray() @IsString({ each: true }) mediaUrls?: string[] | null;
   @ApiPropertyOptional(POST_FIELDS.altText) @IsOptional() @IsArray() @IsStringOrNull({ each: true }) altText?: Array<string | null> | null;
   @ApiPropertyOptional(POST_FIELDS.firstComments) @IsOptional() @IsArray() @IsString({ each: true }) firstComments?: string[] | null;
-  @ApiPropertyOptional(POST_FIELDS.overrides) @IsOptional() @IsPostOverrides() overrides?: Record<string, PostOverride> | null;
+  @ApiPropertyOptional(POST_FIELDS.overrides) @IsOptional() @NestedRecordOf(() => PostOverrideDto, OVERRIDES_SHAPE) overrides?: Map<string, PostOverrideDto> | null;
   @ApiPropertyOptional(POST_FIELDS.platformOptions) @IsOptional() @IsPlatformOptions() platformOptions?: Record<string, Record<string, unknown>> | null;
-  @ApiPropertyOptional(POST_FIELDS.thread) @IsOptional() @IsThreadParts() thread?: ThreadPartInput[] | null;
+  @ApiPropertyOptional(POST_FIELDS.thread) @IsOptional() @NestedArrayOf(() => ThreadPartDto, THREAD_SHAPE) thread?: ThreadPartDto[] | null;
   @ApiPropertyOptional(POST_FIELDS.autoSplit) @IsOptional() @IsBoolean() autoSplit?: boolean | null;
 }
 
 /** A null field means the same as an absent one. */
 export function toCreatePostBody(dto: CreatePostDto): CreatePostBody {
-  return Object.fromEntries(Object.entries(dto).filter(([, value]) => value !== null && value !== undefined)) as CreatePostBody;
+  return Object.fromEntries(Object.entries({ ...dto, overrides: recordOf(dto.overrides) }).filter(([, value]) => value !== null && value !== undefined)) as CreatePostBody;
 }

@@ -1,4 +1,4 @@
-import { RateLimitVerdict } from '@app/rate-limits';
+import { RateLimitPolicy, RateLimitVerdict } from '@app/rate-limits';
 
 /**
  * The headers of draft-ietf-httpapi-ratelimit-headers-06 (the revision most
@@ -18,6 +18,6 @@ export function rateLimitHeaders(verdict: RateLimitVerdict): Record<string, stri
   return headers;
 }
 
-export function windowSecondsOf(verdict: RateLimitVerdict): number {
-  return Math.ceil(verdict.policy.windowMs / 1000);
+export function windowSecondsOf({ policy }: { policy: RateLimitPolicy }): number {
+  return Math.ceil(policy.windowMs / 1000);
 }

@@ -7,13 +7,15 @@ import { IS_PUBLIC } from '@app/observability';
 import { RateLimiter } from '@app/rate-limits';
 import { AuthenticatedRequest } from '../auth/principal';
 import { rateLimitHeaders, windowSecondsOf } from './rate-limit-headers';
+import { NOT_COUNTED } from './not-counted.decorator';
 import { GATEWAY_RATE_LIMITS, GatewayRateLimits, policiesFor } from './rate-limit-policies';
 
 /**
  * Counts every authenticated request against its key's limits before the
  * handler runs (so a request the handler then refuses still counts), sets the
  * RateLimit-* headers and refuses with 429 rate_limited. Registered right after
- * ApiKeyGuard, which it relies on for request.principal; public routes pass.
+ * ApiKeyGuard, which it relies on for request.principal; public routes pass, and
+ * so do @NotCounted ones (GET /api/v1/me), uncounted and without the headers.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -25,7 +27,8 @@ export class RateLimitGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) || this.reflector.getAllAndOverride<boolean>(NOT_COUNTED, targets)) return true;
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
     if (!request.principal) throw new Error('RateLimitGuard ran before ApiKeyGuard: register it after');
