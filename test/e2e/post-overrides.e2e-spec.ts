@@ -83,8 +83,15 @@ describe('overrides on POST and PATCH /api/v1/posts', () => {
       expect(await posts.stack.eventCount()).toBe(before);
     });
 
+    it('a field overrides do not have: unknown_field, by its path, with the fields they take', async () => {
+      const before = await posts.stack.eventCount();
+      const response = await create({ content: 'Hello', accounts: [x.ref], overrides: { x: { text: 'hi' } } });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatchObject({ code: 'unknown_field', details: { field: 'overrides.x.text', suggestion: null, allowed: ['content', 'mediaUrls', 'altText', 'firstComments'] } });
+      expect(await posts.stack.eventCount()).toBe(before);
+    });
+
     it.each([
-      ['a field overrides do not have', { x: { text: 'hi' } }],
       ['an override that is not an object', { x: 'hi' }],
       ['overrides that are not an object', ['x']],
       ['content that is not a string', { x: { content: 42 } }],

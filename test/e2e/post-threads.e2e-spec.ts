@@ -131,7 +131,9 @@ describe('POST /api/v1/posts with a thread', () => {
       [{ thread: [{ content: 'fine' }, { content: 'y'.repeat(281) }] }, 'thread_part_not_publishable', { threadPart: 1, accountId: x.id, platform: 'x', reason: 'content_too_long' }],
       [{ thread: Array.from({ length: 26 }, () => ({ content: 'part' })) }, 'too_many_thread_parts', { parts: 26 }],
       [{ thread: [{ content: 'ok', mediaUrls: ['http://insecure.example/a.jpg'] }] }, 'invalid_media_url', { threadPart: 0 }],
-      [{ thread: [{ text: 'no content field' }] }, 'invalid_body', undefined],
+      // A field a part does not take is refused by its path (the part's content is then missing too: the unknown field is what is reported).
+      [{ thread: [{ text: 'no content field' }] }, 'unknown_field', { field: 'thread[0].text', allowed: ['content', 'mediaUrls', 'altText'] }],
+      [{ thread: [{ content: 42 }] }, 'invalid_body', undefined],
     ] as const) {
       const response = await create({ content: 'Launch', accounts: [x.ref], ...body });
       expect({ status: response.status, code: response.body.error.code }).toEqual({ status: 400, code });

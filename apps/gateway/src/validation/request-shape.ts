@@ -42,7 +42,8 @@ function isJson(contentType: string | undefined): boolean {
 const noneTaken = (names: string[]): UnknownName[] => names.map((field) => ({ field, suggestion: null, allowed: [] }));
 
 /**
- * The request's shape, for every operation behind the API key, before its pipes:
+ * The request's shape, for every operation behind the API key, before its pipes
+ * (in this order, the README's):
  * - an operation that takes a body (@JsonBody) takes it as application/json only:
  *   a missing Content-Type (or no body at all) is 415 unsupported_media_type like
  *   any other type (Fastify already refuses the types it has no parser for);
@@ -62,12 +63,10 @@ export class RequestShapeInterceptor implements NestInterceptor {
     const handler = context.getHandler();
     if (context.getType() !== 'http' || this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, context.getClass()])) return next.handle();
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    if (this.reflector.get<boolean>(TAKES_JSON_BODY, handler)) {
-      if (!isJson(request.headers['content-type'])) throw new DomainError('unsupported_media_type', 'this operation takes a JSON body: send it with Content-Type: application/json');
-    } else {
-      refuseBody(request.body);
-    }
-    if (!this.reflector.get<boolean>(TAKES_QUERY, handler)) refuseQuery(request.query);
+    const takesBody = this.reflector.get<boolean>(TAKES_JSON_BODY, handler) === true;
+    if (takesBody && !isJson(request.headers['content-type'])) throw new DomainError('unsupported_media_type', 'this operation takes a JSON body: send it with Content-Type: application/json');
+    if (this.reflector.get<boolean>(TAKES_QUERY, handler) !== true) refuseQuery(request.query);
+    if (!takesBody) refuseBody(request.body);
     return next.handle();
   }
 }
