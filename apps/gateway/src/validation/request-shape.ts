@@ -47,11 +47,11 @@ const noneTaken = (names: string[]): UnknownName[] => names.map((field) => ({ fi
  * - an operation that takes a body (@JsonBody) takes it as application/json only:
  *   a missing Content-Type (or no body at all) is 415 unsupported_media_type like
  *   any other type (Fastify already refuses the types it has no parser for);
- * - an operation that takes none refuses a body with fields (unknown_field): a
- *   client that sends {"accounts": [...]} to publish believes it means something;
- *   an empty {} is what many clients send by habit, and passes;
  * - an operation without @QueryParameters refuses every query parameter
- *   (unknown_query_parameter); those with it leave theirs to queryValidation.
+ *   (unknown_query_parameter); those with it leave theirs to queryValidation;
+ * - an operation that takes no body refuses one with fields (unknown_field): a
+ *   client that sends {"accounts": [...]} to publish believes it means something;
+ *   an empty {} is what many clients send by habit, and passes.
  * Public operations are called by platforms (sign-in redirects, Meta's webhook),
  * which send what they send: they are left to their own checks.
  */
