@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
@@ -22,8 +22,7 @@ import { RequireScopes } from '../auth/scopes.decorator';
 import { ApiErrors, AUTHENTICATED_ERRORS } from '../openapi/error-responses';
 import { OPERATION_ERRORS } from '../openapi/operation-errors';
 import { AccountListSchema, AccountSchema, BoardsSchema, ConnectedAccountsSchema, StartConnectSchema } from '../openapi/schemas/account.schemas';
-import { JsonBody } from '../validation/request-shape';
-import { platformQueryValidation } from '../validation/validation-pipes';
+import { bodyValidation, platformQueryValidation } from '../validation/validation-pipes';
 import { ConnectCallbackQuery, ConnectWithCredentialsDto, StartConnectDto } from './connect-account.dto';
 
 /** The workspace's social accounts: the listing the spec refers to, connecting (sign-in or credentials) and disconnecting. */
@@ -50,7 +49,7 @@ export class AccountsController {
   @ApiErrors(...AUTHENTICATED_ERRORS, ...OPERATION_ERRORS.startConnect)
   @ApiOperation({ summary: "Start connecting an account through the platform's sign-in: send the user to authorizationUrl" })
   @ApiOkResponse({ type: StartConnectSchema })
-  start(@Principal() principal: KeyPrincipal, @JsonBody() dto: StartConnectDto): Promise<StartConnectReply> {
+  start(@Principal() principal: KeyPrincipal, @Body(bodyValidation) dto: StartConnectDto): Promise<StartConnectReply> {
     const command: StartConnectCommand = { workspaceId: principal.workspaceId, platform: dto.platform, redirectUri: dto.redirectUri, instanceUrl: dto.instanceUrl ?? null };
     return this.commands.request('accounts.connect-start', command);
   }
@@ -73,7 +72,7 @@ export class AccountsController {
   @ApiErrors(...AUTHENTICATED_ERRORS, ...OPERATION_ERRORS.connectWithCredentials)
   @ApiOperation({ summary: 'Connect accounts with credentials obtained elsewhere (checked with the platform first), or a Bluesky app password' })
   @ApiCreatedResponse({ type: ConnectedAccountsSchema })
-  connect(@Principal() principal: KeyPrincipal, @JsonBody() dto: ConnectWithCredentialsDto): Promise<ConnectedAccountsReply> {
+  connect(@Principal() principal: KeyPrincipal, @Body(bodyValidation) dto: ConnectWithCredentialsDto): Promise<ConnectedAccountsReply> {
     const command: ConnectWithCredentialsCommand = { ...dto, workspaceId: principal.workspaceId };
     return this.commands.request('accounts.connect-credentials', command);
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Controller, Delete, Get, Headers, HttpCode, Inject, Logger, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Logger, Param, Post, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AppConfig } from '@app/config';
 import { CommentListItem, CommentThread, isPlatform, ModerateCommentCommand, ModerateCommentResult, ReplyResult, ReplyToCommentCommand, unknownComment, unknownPlatform } from '@app/contracts';
@@ -13,7 +13,7 @@ import { ApiErrors, AUTHENTICATED_ERRORS } from '../openapi/error-responses';
 import { OPERATION_ERRORS } from '../openapi/operation-errors';
 import { CommentListSchema, ReplyResultSchema } from '../openapi/schemas/comment.schemas';
 import { clampLimit } from '../posts/list-posts.query';
-import { JsonBody, QueryParameters } from '../validation/request-shape';
+import { bodyValidation, queryValidation } from '../validation/validation-pipes';
 import { CommentTargetDto, toCommentTarget } from './comment-target.dto';
 import { ListCommentsQuery } from './list-comments.query';
 import { ReplyToCommentDto, toReplyBody } from './reply-to-comment.dto';
@@ -37,7 +37,7 @@ export class CommentsController {
   @ApiOperation({ summary: 'List comments, newest first, each classified by sentiment and intent tags, a page at a time', description: 'nextCursor, passed back as cursor with the same filters, reads the next page; null on the last page.' })
   @ApiOkResponse({ type: CommentListSchema })
   @ApiErrors(...OPERATION_ERRORS.listComments)
-  async list(@Principal() principal: KeyPrincipal, @QueryParameters() query: ListCommentsQuery): Promise<{ comments: CommentListItem[]; nextCursor: string | null }> {
+  async list(@Principal() principal: KeyPrincipal, @Query(queryValidation) query: ListCommentsQuery): Promise<{ comments: CommentListItem[]; nextCursor: string | null }> {
     const filter = { platform: query.platform, sentiment: query.sentiment, unreplied: query.unreplied === '1', limit: clampLimit(query.limit), cursor: query.cursor };
     const page = await this.comments.list(principal.workspaceId, filter);
     return { comments: page.items, nextCursor: page.nextCursor };
@@ -52,7 +52,7 @@ export class CommentsController {
   @ApiErrors(...OPERATION_ERRORS.replyToComment)
   async reply(
     @Principal() principal: KeyPrincipal,
-    @JsonBody() dto: ReplyToCommentDto,
+    @Body(bodyValidation) dto: ReplyToCommentDto,
     @Headers('x-request-id') requestId: string | undefined,
   ): Promise<ReplyResult> {
     const command: ReplyToCommentCommand = { workspaceId: principal.workspaceId, body: toReplyBody(dto) };
@@ -85,7 +85,7 @@ export class CommentsController {
   @ApiOperation({ summary: 'Hide a comment on its platform (Facebook, Instagram, YouTube, X, Threads top-level replies, Bluesky); hiding a hidden comment changes nothing' })
   @ApiOkResponse({ type: ModerateCommentResultSchema })
   @ApiErrors(...OPERATION_ERRORS.hideComment)
-  hide(@Principal() principal: KeyPrincipal, @JsonBody() dto: CommentTargetDto, @Headers('x-request-id') requestId: string | undefined): Promise<ModerateCommentResult> {
+  hide(@Principal() principal: KeyPrincipal, @Body(bodyValidation) dto: CommentTargetDto, @Headers('x-request-id') requestId: string | undefined): Promise<ModerateCommentResult> {
     return this.moderate('comments.hide', { workspaceId: principal.workspaceId, body: toCommentTarget(dto) }, requestId);
   }
 
@@ -96,7 +96,7 @@ export class CommentsController {
   @ApiOperation({ summary: 'Show a hidden comment again on its platform; unhiding a shown comment changes nothing' })
   @ApiOkResponse({ type: ModerateCommentResultSchema })
   @ApiErrors(...OPERATION_ERRORS.unhideComment)
-  unhide(@Principal() principal: KeyPrincipal, @JsonBody() dto: CommentTargetDto, @Headers('x-request-id') requestId: string | undefined): Promise<ModerateCommentResult> {
+  unhide(@Principal() principal: KeyPrincipal, @Body(bodyValidation) dto: CommentTargetDto, @Headers('x-request-id') requestId: string | undefined): Promise<ModerateCommentResult> {
     return this.moderate('comments.unhide', { workspaceId: principal.workspaceId, body: toCommentTarget(dto) }, requestId);
   }
 

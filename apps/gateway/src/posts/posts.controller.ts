@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Controller, Delete, Get, Headers, HttpCode, Param, ParseUUIDPipe, Patch, Post, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import {
@@ -22,7 +22,7 @@ import { ApiErrors, AUTHENTICATED_ERRORS } from '../openapi/error-responses';
 import { OPERATION_ERRORS } from '../openapi/operation-errors';
 import { ApiIfMatch, ApiPostAnswer, ApiPostId, ApiStillPublishing } from '../openapi/post-operations';
 import { PostDetailEnvelopeSchema, PostListSchema } from '../openapi/schemas/post.schemas';
-import { JsonBody, QueryParameters } from '../validation/request-shape';
+import { bodyValidation, queryValidation } from '../validation/validation-pipes';
 import { CreatePostDto, toCreatePostBody } from './create-post.dto';
 import { EditPostDto, toEditPostBody } from './edit-post.dto';
 import { etagOf, parseIfMatch } from './if-match';
@@ -72,7 +72,7 @@ export class PostsController {
   @ApiErrors(...OPERATION_ERRORS.createPost)
   async create(
     @Principal() principal: KeyPrincipal,
-    @JsonBody() dto: CreatePostDto,
+    @Body(bodyValidation) dto: CreatePostDto,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Headers('x-request-id') requestId: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -125,7 +125,7 @@ export class PostsController {
   @ApiOperation({ summary: 'List posts, newest first, a page at a time', description: 'nextCursor, passed back as cursor with the same filters, reads the next page; null on the last page.' })
   @ApiOkResponse({ type: PostListSchema })
   @ApiErrors(...OPERATION_ERRORS.listPosts)
-  async list(@Principal() principal: KeyPrincipal, @QueryParameters() query: ListPostsQuery): Promise<{ posts: PostListItem[]; nextCursor: string | null }> {
+  async list(@Principal() principal: KeyPrincipal, @Query(queryValidation) query: ListPostsQuery): Promise<{ posts: PostListItem[]; nextCursor: string | null }> {
     const page = await this.posts.list(principal.workspaceId, { status: query.status, limit: clampLimit(query.limit), cursor: query.cursor });
     return { posts: page.items, nextCursor: page.nextCursor };
   }
@@ -158,7 +158,7 @@ export class PostsController {
   async edit(
     @Principal() principal: KeyPrincipal,
     @Param('id', postId()) id: string,
-    @JsonBody() dto: EditPostDto,
+    @Body(bodyValidation) dto: EditPostDto,
     @Headers('if-match') ifMatch: string | undefined,
     @Headers('x-request-id') requestId: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,

@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CreateWebhookCommand,
@@ -27,7 +27,7 @@ import {
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,
 } from '../openapi/schemas/webhook.schemas';
-import { JsonBody, QueryParameters } from '../validation/request-shape';
+import { bodyValidation, queryValidation } from '../validation/validation-pipes';
 import { CreateWebhookDto, ListDeliveriesQuery, ReplayWebhookDto, UpdateWebhookDto } from './webhook.dto';
 
 const DEFAULT_DELIVERY_LOG = 50;
@@ -52,7 +52,7 @@ export class WebhooksController {
   @ApiErrors(...AUTHENTICATED_ERRORS, ...OPERATION_ERRORS.createWebhook)
   @ApiOperation({ summary: 'Subscribe an endpoint to events; the answer carries its signing secret, shown only here' })
   @ApiCreatedResponse({ type: WebhookEndpointWithSecretSchema })
-  create(@Principal() principal: KeyPrincipal, @JsonBody() dto: CreateWebhookDto): Promise<WebhookEndpointWithSecret> {
+  create(@Principal() principal: KeyPrincipal, @Body(bodyValidation) dto: CreateWebhookDto): Promise<WebhookEndpointWithSecret> {
     const command: CreateWebhookCommand = { workspaceId: principal.workspaceId, url: dto.url, events: dto.events, description: dto.description ?? null };
     return this.commands.request('webhooks.create', command);
   }
@@ -77,7 +77,7 @@ export class WebhooksController {
   @ApiErrors(...AUTHENTICATED_ERRORS, ...OPERATION_ERRORS.updateWebhook)
   @ApiOperation({ summary: 'Change the url, the events, the description, or enable / disable the endpoint' })
   @ApiOkResponse({ type: WebhookEndpointSchema })
-  update(@Principal() principal: KeyPrincipal, @Param('id') id: string, @JsonBody() dto: UpdateWebhookDto): Promise<WebhookEndpointView> {
+  update(@Principal() principal: KeyPrincipal, @Param('id') id: string, @Body(bodyValidation) dto: UpdateWebhookDto): Promise<WebhookEndpointView> {
     const command: UpdateWebhookCommand = { workspaceId: principal.workspaceId, endpointId: id, url: dto.url, events: dto.events, description: dto.description, enabled: dto.enabled };
     return this.commands.request('webhooks.update', command);
   }
@@ -116,7 +116,7 @@ export class WebhooksController {
     description: 'nextCursor, passed back as cursor with the same status filter, reads the next page; null on the last page.',
   })
   @ApiOkResponse({ type: WebhookDeliveryListSchema })
-  async deliveryLog(@Principal() principal: KeyPrincipal, @Param('id') id: string, @QueryParameters() query: ListDeliveriesQuery): Promise<DeliveryLogPage> {
+  async deliveryLog(@Principal() principal: KeyPrincipal, @Param('id') id: string, @Query(queryValidation) query: ListDeliveriesQuery): Promise<DeliveryLogPage> {
     const endpoint = await this.endpoint(principal, id);
     return deliveryLogPage(this.deliveries, endpoint.id, { limit: query.limit ?? DEFAULT_DELIVERY_LOG, status: query.status ?? null, cursor: query.cursor ?? null });
   }
@@ -136,7 +136,7 @@ export class WebhooksController {
   @ApiErrors(...AUTHENTICATED_ERRORS, ...OPERATION_ERRORS.replayWebhook)
   @ApiOperation({ summary: 'Deliver every stored event since a time or after a position: what was delivered is not sent again, what was missed is' })
   @ApiAcceptedResponse({ type: ReplayWebhookSchema })
-  replay(@Principal() principal: KeyPrincipal, @Param('id') id: string, @JsonBody() dto: ReplayWebhookDto): Promise<ReplayWebhookReply> {
+  replay(@Principal() principal: KeyPrincipal, @Param('id') id: string, @Body(bodyValidation) dto: ReplayWebhookDto): Promise<ReplayWebhookReply> {
     const command: ReplayWebhookCommand = { ...this.addressed(principal, id), since: dto.since ?? null, afterPosition: dto.afterPosition ?? null };
     return this.commands.request('webhooks.replay', command);
   }
