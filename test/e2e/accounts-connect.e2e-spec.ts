@@ -1,5 +1,6 @@
 import type { Platform } from '@app/contracts';
 import { until } from '@app/testing';
+import { CredentialsRefresher } from '../../apps/accounts/src/keep-alive/credentials-refresher';
 import { TestStack } from '../support/test-stack';
 
 /**
@@ -334,10 +335,16 @@ describe('the sign-in is completed only by whoever started it', () => {
     const events = await stack.eventCount();
     const realNow = stack.config.now;
     stack.config.now = () => new Date(Date.now() + 10 * 60_000 + 1_000);
+    const held = async () => (await stack.db.pool.query('SELECT signed_in FROM account_connect_requests WHERE connection_id = $1', [connectionId])).rows[0].signed_in;
+    expect(await held()).not.toBeNull();
     try {
       const late = await complete(connectionId, verifier);
       expect(late.status).toBe(410);
       expect(late.body.error.code).toBe('connection_expired');
+      // The accounts service's pass forgets the tokens nobody came for; a late completion is still told why.
+      await stack.app('accounts').get(CredentialsRefresher).pass();
+      expect(await held()).toBeNull();
+      expect((await complete(connectionId, verifier)).body.error.code).toBe('connection_expired');
     } finally {
       stack.config.now = realNow;
     }
