@@ -89,6 +89,8 @@ async function main(): Promise<void> {
     NATS_URL: nats.natsUrl,
     TOKEN_ENCRYPTION_KEY: process.env.TOKEN_ENCRYPTION_KEY ?? state.tokenEncryptionKey,
     ...(sandbox ? { PLATFORM_SANDBOX_URL: sandbox.url, MEDIA_ALLOWED_HOSTS: withSandboxMediaHost(process.env.MEDIA_ALLOWED_HOSTS, sandbox.mediaUrl) } : {}),
+    // A local run is development: a sign-in may send the user back to a client on this machine (over http).
+    OAUTH_REDIRECT_ALLOWED_HOSTS: process.env.OAUTH_REDIRECT_ALLOWED_HOSTS ?? 'localhost,127.0.0.1,[::1]',
   });
 
   const pool = createPool(config.databaseUrl, 2);

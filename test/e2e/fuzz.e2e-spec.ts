@@ -217,6 +217,7 @@ describe('fuzz: no input yields a 5xx, every refusal in the documented shape and
   // No https instance or PDS urls: those would be fetched, and tests never leave the machine.
   const serverUrl = fc.oneof(fc.constantFrom('http://mastodon.local', 'not a url', 'ftp://x', 'https://', ''), edgeString);
   const startConnectBody = fc.record({ platform: maybe(fc.oneof(fc.constantFrom(...PLATFORMS), edgeString)), redirectUri: maybe(fc.oneof(fc.constantFrom('https://app.example/back', 'http://localhost/cb', 'javascript:alert(1)'), edgeString)), instanceUrl: maybe(serverUrl) }, { requiredKeys: [] });
+  const completeConnectBody = fc.record({ connectionId: maybe(fc.oneof(fc.uuid(), edgeString)), verifier: maybe(edgeString) }, { requiredKeys: [] });
   const credentialsBody = fc.record(
     {
       platform: maybe(fc.oneof(fc.constantFrom(...PLATFORMS), edgeString)),
@@ -331,6 +332,7 @@ describe('fuzz: no input yields a 5xx, every refusal in the documented shape and
         request('GET', fc.constant('/api/v1/accounts')),
         request('POST', fc.constant('/api/v1/accounts/connect'), rawBody(startConnectBody)),
         request('GET', fc.constant('/api/v1/accounts/connect/callback')),
+        request('POST', fc.constant('/api/v1/accounts/connect/complete'), rawBody(completeConnectBody)),
         request('POST', fc.constant('/api/v1/accounts'), rawBody(credentialsBody)),
         request('DELETE', segment.map((id) => `/api/v1/accounts/${id}`)),
       ),

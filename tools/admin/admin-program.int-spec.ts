@@ -98,6 +98,33 @@ describe('admin command line (in-process, real Postgres, platform sandbox)', () 
     expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 
+  describe('workspace redirect-origins', () => {
+    it('shows, replaces and clears the origins sign-ins may send users back to', async () => {
+      const workspaceId = await newWorkspace();
+      expect((await admin('workspace', 'redirect-origins', workspaceId)).json).toEqual({ workspaceId, redirectOrigins: [] });
+      const set = await admin('workspace', 'redirect-origins', workspaceId, '--origin', 'https://App.Example.com/', '--origin', 'https://app.example.com:8443');
+      expect(set.code).toBe(0);
+      expect(set.json.redirectOrigins).toEqual(['https://app.example.com', 'https://app.example.com:8443']);
+      expect(await workspaces.redirectOrigins(workspaceId)).toEqual(['https://app.example.com', 'https://app.example.com:8443']);
+      expect((await admin('workspace', 'redirect-origins', workspaceId, '--clear')).json.redirectOrigins).toEqual([]);
+      expect(await workspaces.redirectOrigins(workspaceId)).toEqual([]);
+    });
+
+    it('refuses what is not a bare origin, and an unknown workspace, changing nothing', async () => {
+      const workspaceId = await newWorkspace();
+      await workspaces.setRedirectOrigins(workspaceId, ['https://kept.example']);
+      for (const value of ['https://app.example.com/done', 'https://app.example.com?x=1', 'ftp://app.example.com', 'not a url', 'https://u:p@app.example.com']) {
+        const run = await admin('workspace', 'redirect-origins', workspaceId, '--origin', value);
+        expect(run.code).not.toBe(0);
+        expect(run.stderr).toContain('not an origin');
+      }
+      const unknown = await admin('workspace', 'redirect-origins', randomUUID(), '--origin', 'https://app.example.com');
+      expect(unknown.code).toBe(1);
+      expect(errorOf(unknown)).toMatch(/no workspace/);
+      expect(await workspaces.redirectOrigins(workspaceId)).toEqual(['https://kept.example']);
+    });
+  });
+
   describe('key create', () => {
     it('prints the key once; it authenticates and only its SHA-256 digest is stored', async () => {
       const workspaceId = await newWorkspace();

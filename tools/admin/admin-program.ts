@@ -3,7 +3,7 @@ import { toAccountView } from '@app/accounts';
 import { DomainError, isPlatform, isScope, Platform, PLATFORMS, Scope, SCOPES } from '@app/contracts';
 import { OAuthApps } from '@app/credentials';
 import { PlatformAuthRegistry, platformClientOptions } from '@app/platforms';
-import { WorkspaceStore } from '@app/workspaces';
+import { redirectOrigin, WorkspaceStore } from '@app/workspaces';
 import { ConnectWithCredentialsHandler } from '../../apps/accounts/src/connect/connect-with-credentials.handler';
 import { DisconnectAccountHandler } from '../../apps/accounts/src/disconnect/disconnect-account.handler';
 import { AccountLifecycle } from '../../apps/accounts/src/lifecycle/account-lifecycle';
@@ -49,6 +49,13 @@ function parseInstant(value: string): string {
 function parseId(value: string): string {
   if (!UUID.test(value)) throw new InvalidArgumentError(`not an id (a UUID): ${value}`);
   return value;
+}
+
+/** A sign-in redirect origin (https://app.example.com), as the workspace's allow list keeps it. */
+function parseRedirectOrigin(value: string, previous: string[] = []): string[] {
+  const origin = redirectOrigin(value);
+  if (!origin) throw new InvalidArgumentError(`not an origin (scheme, host and port only, e.g. https://app.example.com): ${value}`);
+  return [...previous, origin];
 }
 
 async function requireWorkspace(store: WorkspaceStore, workspaceId: string): Promise<void> {
@@ -112,6 +119,22 @@ export function buildAdminProgram({ stdout, stderr, openStore }: AdminDependenci
     .command('list')
     .description('every workspace (id, name, createdAt), oldest first')
     .action(() => withStore(({ workspaces }) => workspaces.listWorkspaces()));
+  workspace
+    .command('redirect-origins')
+    .description(
+      "shows the origins the workspace's sign-ins may send users back to (POST /api/v1/accounts/connect redirectUri); with --origin (repeatable) replaces them, with --clear allows any public https url again",
+    )
+    .argument('<workspaceId>', 'workspace id', parseId)
+    .option('--origin <origin>', 'an allowed origin, e.g. https://app.example.com (repeat for more)', parseRedirectOrigin)
+    .option('--clear', 'no allow list: any redirectUri the service takes')
+    .action((workspaceId: string, options: { origin?: string[]; clear?: boolean }) =>
+      withStore(async ({ workspaces }) => {
+        if (options.origin && options.clear) throw new AdminError('give --origin or --clear, not both');
+        await requireWorkspace(workspaces, workspaceId);
+        if (options.origin || options.clear) await workspaces.setRedirectOrigins(workspaceId, options.origin ?? []);
+        return { workspaceId, redirectOrigins: await workspaces.redirectOrigins(workspaceId) };
+      }),
+    );
 
   const key = program.command('key').description('API keys');
   key

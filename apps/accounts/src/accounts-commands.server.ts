@@ -3,6 +3,7 @@ import { NatsConnection } from 'nats';
 import { Subjects } from '@app/contracts';
 import { CommandHandlers, CommandsServer, NATS_CONNECTION } from '@app/messaging';
 import { CompleteConnectHandler } from './connect/complete-connect.handler';
+import { ConnectCallbackHandler } from './connect/connect-callback.handler';
 import { ConnectWithCredentialsHandler } from './connect/connect-with-credentials.handler';
 import { StartConnectHandler } from './connect/start-connect.handler';
 import { DisconnectAccountHandler } from './disconnect/disconnect-account.handler';
@@ -16,6 +17,7 @@ export class AccountsCommandsServer extends CommandsServer {
     @Inject(NATS_CONNECTION) nc: NatsConnection,
     subjects: Subjects,
     private readonly startConnect: StartConnectHandler,
+    private readonly connectCallback: ConnectCallbackHandler,
     private readonly completeConnect: CompleteConnectHandler,
     private readonly connectWithCredentials: ConnectWithCredentialsHandler,
     private readonly disconnect: DisconnectAccountHandler,
@@ -28,6 +30,7 @@ export class AccountsCommandsServer extends CommandsServer {
   protected handlers(): CommandHandlers {
     return {
       'accounts.connect-start': (payload) => this.startConnect.handle(payload),
+      'accounts.connect-callback': (payload) => this.connectCallback.handle(payload),
       'accounts.connect-complete': (payload) => this.completeConnect.handle(payload),
       'accounts.connect-credentials': (payload) => this.connectWithCredentials.handle(payload),
       'accounts.disconnect': (payload) => this.disconnect.handle(payload),

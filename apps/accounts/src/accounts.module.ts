@@ -8,10 +8,13 @@ import { HealthModule, readinessChecks } from '@app/health';
 import { MessagingModule } from '@app/messaging';
 import { ObservabilityModule } from '@app/observability';
 import { ConnectorRegistry, platformClientOptions } from '@app/platforms';
+import { WorkspacesModule } from '@app/workspaces';
 import { AccountsCommandsServer } from './accounts-commands.server';
 import { CompleteConnectHandler } from './connect/complete-connect.handler';
+import { ConnectCallbackHandler } from './connect/connect-callback.handler';
 import { ConnectState } from './connect/connect-state';
 import { ConnectWithCredentialsHandler } from './connect/connect-with-credentials.handler';
+import { RedirectUriPolicy } from './connect/redirect-uri-policy';
 import { StartConnectHandler } from './connect/start-connect.handler';
 import { ListBoardsHandler } from './boards/list-boards.handler';
 import { DisconnectAccountHandler } from './disconnect/disconnect-account.handler';
@@ -34,12 +37,14 @@ export class AccountsModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AccountsModule,
-      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, AccountStoreModule, HealthModule, ObservabilityModule],
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, AccountStoreModule, WorkspacesModule, HealthModule, ObservabilityModule],
       providers: [
         ...accountCredentialsProviders(config, LocalReauthReporter),
         { provide: ConnectState, useFactory: () => new ConnectState(config.tokenEncryptionKey) },
+        { provide: RedirectUriPolicy, useFactory: () => new RedirectUriPolicy(config.oauthRedirectAllowedHosts) },
         AccountLifecycle,
         StartConnectHandler,
+        ConnectCallbackHandler,
         CompleteConnectHandler,
         ConnectWithCredentialsHandler,
         DisconnectAccountHandler,

@@ -77,6 +77,25 @@ export interface ConnectRequest {
   codeVerifier: string;
 }
 
+/** What a sign-in's callback gave, waiting for the client's backend to attach it (POST /api/v1/accounts/connect/complete). */
+export interface PendingConnection {
+  connectionId: string;
+  workspaceId: string;
+  /** SHA-256 of the verifier POST /api/v1/accounts/connect answered. */
+  verifierHash: Buffer;
+  expiresAt: Date;
+  completedAt: Date | null;
+}
+
+interface ConnectRequestRow {
+  id: string;
+  workspace_id: string;
+  platform: Platform;
+  redirect_uri: string;
+  instance_url: string | null;
+  code_verifier: Buffer;
+}
+
 /**
  * Connected accounts: who each is on its platform, its credentials (AES-256-GCM at rest,
  * the account id bound in), its health; sign-ins in progress; apps registered per
@@ -260,25 +279,83 @@ export class AccountStore {
     await this.pool.query(`UPDATE accounts SET status_reason = $2, updated_at = now() WHERE id = $1 AND status = 'needs_reauth' AND platform_account_id IS NULL`, [accountId, reason]);
   }
 
-  async createConnectRequest(request: Omit<ConnectRequest, 'id'>, expiresAt: Date): Promise<string> {
+  async createConnectRequest(request: Omit<ConnectRequest, 'id'> & { verifierHash: Buffer }, expiresAt: Date): Promise<string> {
     const id = randomUUID();
     await this.pool.query(
-      `INSERT INTO account_connect_requests (id, workspace_id, platform, redirect_uri, instance_url, code_verifier, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [id, request.workspaceId, request.platform, request.redirectUri, request.instanceUrl, this.cipher.encrypt(request.codeVerifier, id), expiresAt],
+      `INSERT INTO account_connect_requests (id, workspace_id, platform, redirect_uri, instance_url, code_verifier, verifier_hash, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [id, request.workspaceId, request.platform, request.redirectUri, request.instanceUrl, this.cipher.encrypt(request.codeVerifier, id), request.verifierHash, expiresAt],
     );
     return id;
   }
 
-  /** Spends a sign-in in progress: once, before it expires; null otherwise. */
+  /** A sign-in in progress (not yet called back, not expired), left as it is; null otherwise. */
+  async openConnectRequest(id: string): Promise<ConnectRequest | null> {
+    if (!isAccountId(id)) return null;
+    const { rows } = await this.pool.query<ConnectRequestRow>(
+      `SELECT id, workspace_id, platform, redirect_uri, instance_url, code_verifier FROM account_connect_requests
+       WHERE id = $1 AND used_at IS NULL AND expires_at > now() AND verifier_hash IS NOT NULL`,
+      [id],
+    );
+    return rows[0] ? this.toConnectRequest(rows[0]) : null;
+  }
+
+  /** Spends a sign-in in progress: once, before it expires; null otherwise (and for one started without a verifier, before they existed). */
   async spendConnectRequest(id: string): Promise<ConnectRequest | null> {
-    const { rows } = await this.pool.query<{ id: string; workspace_id: string; platform: Platform; redirect_uri: string; instance_url: string | null; code_verifier: Buffer }>(
-      `UPDATE account_connect_requests SET used_at = now() WHERE id = $1 AND used_at IS NULL AND expires_at > now()
+    if (!isAccountId(id)) return null;
+    const { rows } = await this.pool.query<ConnectRequestRow>(
+      `UPDATE account_connect_requests SET used_at = now() WHERE id = $1 AND used_at IS NULL AND expires_at > now() AND verifier_hash IS NOT NULL
        RETURNING id, workspace_id, platform, redirect_uri, instance_url, code_verifier`,
       [id],
     );
-    const row = rows[0];
-    if (!row) return null;
+    return rows[0] ? this.toConnectRequest(rows[0]) : null;
+  }
+
+  private toConnectRequest(row: ConnectRequestRow): ConnectRequest {
     return { id: row.id, workspaceId: row.workspace_id, platform: row.platform, redirectUri: row.redirect_uri, instanceUrl: row.instance_url, codeVerifier: this.cipher.decrypt(row.code_verifier, row.id) };
+  }
+
+  /** Holds what a spent sign-in gave (sealed, the connection id bound in) until it is completed or expires. */
+  async holdConnection(requestId: string, connectionId: string, signedIn: SignedInAccount[], expiresAt: Date): Promise<void> {
+    await this.pool.query(
+      'UPDATE account_connect_requests SET connection_id = $2, signed_in = $3, connection_expires_at = $4 WHERE id = $1',
+      [requestId, connectionId, this.cipher.encrypt(JSON.stringify(signedIn), `connection:${connectionId}`), expiresAt],
+    );
+  }
+
+  /** A connection the callback held, completed or not (null: no such id). */
+  async pendingConnection(connectionId: string): Promise<PendingConnection | null> {
+    if (!isAccountId(connectionId)) return null;
+    const { rows } = await this.pool.query<{ connection_id: string; workspace_id: string; verifier_hash: Buffer; connection_expires_at: Date; completed_at: Date | null }>(
+      'SELECT connection_id, workspace_id, verifier_hash, connection_expires_at, completed_at FROM account_connect_requests WHERE connection_id = $1',
+      [connectionId],
+    );
+    const row = rows[0];
+    return row ? { connectionId: row.connection_id, workspaceId: row.workspace_id, verifierHash: row.verifier_hash, expiresAt: row.connection_expires_at, completedAt: row.completed_at } : null;
+  }
+
+  /**
+   * Marks a connection completed and hands over what it held, once: null when it was already
+   * completed (by a concurrent call too) or has expired at `now`. The sealed tokens are dropped
+   * from the row at the same time; from here on they live on the accounts only.
+   */
+  async takeConnection(connectionId: string, now: Date): Promise<{ workspaceId: string; signedIn: SignedInAccount[] } | null> {
+    return inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<{ workspace_id: string; signed_in: Buffer }>(
+        `SELECT workspace_id, signed_in FROM account_connect_requests
+         WHERE connection_id = $1 AND completed_at IS NULL AND connection_expires_at > $2 AND signed_in IS NOT NULL FOR UPDATE`,
+        [connectionId, now],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      await client.query('UPDATE account_connect_requests SET completed_at = $2, signed_in = NULL WHERE connection_id = $1', [connectionId, now]);
+      return { workspaceId: row.workspace_id, signedIn: JSON.parse(this.cipher.decrypt(row.signed_in, `connection:${connectionId}`)) as SignedInAccount[] };
+    });
+  }
+
+  /** Forgets the tokens of connections nobody completed in time (the row stays, so a late completion is still told connection_expired). */
+  async dropExpiredConnections(now: Date): Promise<number> {
+    const { rowCount } = await this.pool.query('UPDATE account_connect_requests SET signed_in = NULL WHERE signed_in IS NOT NULL AND connection_expires_at <= $1', [now]);
+    return rowCount ?? 0;
   }
 
   /** Our app as registered on a federated server (Mastodon), or null. */

@@ -106,6 +106,14 @@ export class AppConfig {
   linkedInApiVersion: string | null = null;
   /** How long a sign-in started with POST /api/v1/accounts/connect may take. */
   connectStateTtlMs = 10 * 60_000;
+  /** How long what a sign-in gave waits, after the callback, for POST /api/v1/accounts/connect/complete. */
+  connectionTtlMs = 10 * 60_000;
+  /**
+   * OAUTH_REDIRECT_ALLOWED_HOSTS (comma-separated): hosts, host:port pairs and CIDR ranges a
+   * sign-in's redirectUri may name although they are loopback or private (localhost), and over
+   * plain http: development only (npm start allows localhost). Every other redirectUri is public https.
+   */
+  oauthRedirectAllowedHosts: string[] = [];
   /** Tokens ending sooner than this are renewed before use, and by the accounts service's pass. */
   tokenRefreshAheadMs = 10 * 60_000;
   /** How often the accounts service renews tokens that end soon (ACCOUNTS_REFRESH_INTERVAL_MS). */
@@ -176,6 +184,12 @@ export class AppConfig {
     config.webhookAllowedHosts = (env.WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
     try {
       new MediaHostAllowList(config.webhookAllowedHosts, 'WEBHOOK_ALLOWED_HOSTS');
+    } catch (error) {
+      errors.push(error instanceof Error ? error.message : String(error));
+    }
+    config.oauthRedirectAllowedHosts = (env.OAUTH_REDIRECT_ALLOWED_HOSTS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+    try {
+      new MediaHostAllowList(config.oauthRedirectAllowedHosts, 'OAUTH_REDIRECT_ALLOWED_HOSTS');
     } catch (error) {
       errors.push(error instanceof Error ? error.message : String(error));
     }

@@ -43,11 +43,17 @@ export interface StartConnectCommand {
 export interface StartConnectReply {
   authorizationUrl: string;
   state: string;
+  /**
+   * The secret that completes this sign-in (POST /api/v1/accounts/connect/complete): kept by the
+   * client's backend (with the user's session that started it), never put in a url. Only its
+   * SHA-256 digest is stored.
+   */
+  verifier: string;
   expiresAt: string;
 }
 
-/** accounts.connect-complete: the platform sent the user back to GET /api/v1/accounts/connect/callback. */
-export interface CompleteConnectCommand {
+/** accounts.connect-callback: the platform sent the user back to GET /api/v1/accounts/connect/callback. */
+export interface ConnectCallbackCommand {
   state: string;
   code: string | null;
   /** The platform's error when the user refused (error, error_description). */
@@ -55,9 +61,18 @@ export interface CompleteConnectCommand {
   errorDescription: string | null;
 }
 
-/** Where the gateway redirects the user: the client's redirectUri with account_ids, or with error. */
-export interface CompleteConnectReply {
+/** Where the gateway redirects the user: the client's redirectUri with connection_id, or with error. */
+export interface ConnectCallbackReply {
   redirectTo: string;
+}
+
+/** accounts.connect-complete: POST /api/v1/accounts/connect/complete, the client's backend attaching what the sign-in gave. */
+export interface CompleteConnectCommand {
+  workspaceId: string;
+  /** The connection_id the callback put on the redirect. */
+  connectionId: string;
+  /** The verifier POST /api/v1/accounts/connect answered. */
+  verifier: string;
 }
 
 /** accounts.connect-credentials: POST /api/v1/accounts with credentials obtained elsewhere (or a Bluesky app password). */

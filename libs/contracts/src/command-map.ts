@@ -1,5 +1,5 @@
 import type { BoardsReply, ListBoardsCommand } from './account-boards';
-import type { AccountView, CompleteConnectCommand, CompleteConnectReply, ConnectedAccountsReply, ConnectWithCredentialsCommand, DisconnectAccountCommand, RequireReauthCommand, StartConnectCommand, StartConnectReply } from './account-api';
+import type { AccountView, CompleteConnectCommand, ConnectCallbackCommand, ConnectCallbackReply, ConnectedAccountsReply, ConnectWithCredentialsCommand, DisconnectAccountCommand, RequireReauthCommand, StartConnectCommand, StartConnectReply } from './account-api';
 import type { ErrorBody } from './error-codes';
 import type {
   DeleteCommentReplyCommand,
@@ -73,7 +73,8 @@ export interface CommandMap {
   'comments.unhide': { payload: ModerateCommentCommand; reply: ModerateCommentReply };
   'comments.delete-reply': { payload: DeleteCommentReplyCommand; reply: DeleteCommentReplyReply };
   'accounts.connect-start': { payload: StartConnectCommand; reply: StartConnectReply };
-  'accounts.connect-complete': { payload: CompleteConnectCommand; reply: CompleteConnectReply };
+  'accounts.connect-callback': { payload: ConnectCallbackCommand; reply: ConnectCallbackReply };
+  'accounts.connect-complete': { payload: CompleteConnectCommand; reply: ConnectedAccountsReply };
   'accounts.connect-credentials': { payload: ConnectWithCredentialsCommand; reply: ConnectedAccountsReply };
   'accounts.disconnect': { payload: DisconnectAccountCommand; reply: AccountView };
   'accounts.require-reauth': { payload: RequireReauthCommand; reply: EmptyReply };

@@ -46,6 +46,18 @@ export class WorkspaceStore {
     return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at.toISOString() }));
   }
 
+  /** The origins the workspace lets sign-ins send users back to (empty: any url the service's own rule takes). */
+  async redirectOrigins(workspaceId: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ redirect_origins: string[] }>('SELECT redirect_origins FROM workspaces WHERE id = $1', [workspaceId]);
+    return rows[0]?.redirect_origins ?? [];
+  }
+
+  /** Replaces the workspace's sign-in redirect allow list (origins, see redirectOrigin); false for an unknown workspace. */
+  async setRedirectOrigins(workspaceId: string, origins: readonly string[]): Promise<boolean> {
+    const { rowCount } = await this.pool.query('UPDATE workspaces SET redirect_origins = $2 WHERE id = $1', [workspaceId, [...new Set(origins)]]);
+    return rowCount === 1;
+  }
+
   /** Creates a key; the plain key is returned here once and never stored. */
   async createKey(workspaceId: string, scopes: Scope[]): Promise<ApiKeyRecord & { key: string }> {
     const { key, hash, displayPrefix } = generateApiKey();

@@ -1,53 +1,43 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { CompleteConnectCommand, CompleteConnectReply, DomainError } from '@app/contracts';
-import { AccountStore } from '@app/accounts';
-import { OAuthApps } from '@app/credentials';
-import { PlatformAuthRegistry } from '@app/platforms';
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { CompleteConnectCommand, ConnectedAccountsReply, DomainError } from '@app/contracts';
+import { AccountStore, toAccountView } from '@app/accounts';
 import { AccountLifecycle } from '../lifecycle/account-lifecycle';
-import { connectFailure } from './connect-errors';
-import { ConnectState } from './connect-state';
+import { completionRefusal } from './completion-refusal';
 
 /**
- * GET /api/v1/accounts/connect/callback: the platform sent the user back. Spends the
- * state (once), exchanges the code, reads who signed in (every account the grant gives),
- * stores them, and sends the user to the client's redirectUri with `account_ids`, or with
- * `error` (access_denied, invalid_credentials, platform_unavailable, ...).
+ * POST /api/v1/accounts/connect/complete: attaches what a sign-in's callback held, for the
+ * one who started it. The connection id came back through the user's browser; the verifier
+ * was answered only to the caller of POST /api/v1/accounts/connect and never travels in a
+ * url. Only now are the accounts stored and announced (AccountConnected), as a sign-in
+ * always did.
  */
 @Injectable()
 export class CompleteConnectHandler {
-  private readonly logger = new Logger('CompleteConnect');
-
   constructor(
+    private readonly config: AppConfig,
     private readonly store: AccountStore,
-    private readonly apps: OAuthApps,
-    private readonly auth: PlatformAuthRegistry,
     private readonly lifecycle: AccountLifecycle,
-    private readonly state: ConnectState,
   ) {}
 
-  async handle(command: CompleteConnectCommand): Promise<CompleteConnectReply> {
-    const requestId = this.state.verify(command.state);
-    const request = requestId ? await this.store.spendConnectRequest(requestId) : null;
-    if (!request) throw new DomainError('connect_state_invalid', 'this sign-in is unknown, already used or expired; start it again');
-    const back = (params: Record<string, string>): CompleteConnectReply => {
-      const url = new URL(request.redirectUri);
-      for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
-      return { redirectTo: url.toString() };
-    };
-    if (command.error || !command.code) return back({ error: command.error ?? 'invalid_request', ...(command.errorDescription ? { error_description: command.errorDescription } : {}) });
-    try {
-      const app = await this.apps.appFor(request.platform, request.instanceUrl);
-      if (!app) return back({ error: 'platform_not_configured' });
-      const signIn = this.auth.get(request.platform);
-      const tokens = await signIn.exchangeCode({ app, code: command.code, codeVerifier: request.codeVerifier, instanceUrl: request.instanceUrl });
-      const signedIn = await signIn.identify(tokens, request.instanceUrl);
-      if (signedIn.length === 0) return back({ error: 'invalid_credentials', error_description: 'the sign-in gave access to no account this service can act as' });
-      const accounts = await this.lifecycle.connected(request.workspaceId, signedIn);
-      return back({ account_ids: accounts.map((account) => account.id).join(',') });
-    } catch (error) {
-      const failure = connectFailure(error, request.platform);
-      this.logger.warn(`sign-in to ${request.platform} failed: ${failure.code} ${failure.message}`);
-      return back({ error: failure.code, error_description: failure.message });
-    }
+  handle(command: CompleteConnectCommand): Promise<ConnectedAccountsReply> {
+    return this.complete(command.connectionId, command.verifier, command.workspaceId);
+  }
+
+  /**
+   * The completion itself, (connectionId, verifier) and the workspace the caller acts for;
+   * `workspaceId` null when the verifier is the whole proof (the connect page of issue 25,
+   * holding it in a cookie on this origin, will call this). Single-use, expiring, refused
+   * for another workspace (not_found) and for a wrong verifier, attaching nothing then.
+   */
+  async complete(connectionId: string, verifier: string, workspaceId: string | null): Promise<ConnectedAccountsReply> {
+    const now = this.config.now();
+    const refusal = completionRefusal(await this.store.pendingConnection(connectionId), { workspaceId, verifier, now });
+    if (refusal) throw refusal;
+    const taken = await this.store.takeConnection(connectionId, now);
+    // Between the look and the take another completion won (or the time ran out).
+    if (!taken) throw completionRefusal(await this.store.pendingConnection(connectionId), { workspaceId, verifier, now }) ?? new DomainError('connection_already_completed', 'this connection was already completed');
+    const accounts = await this.lifecycle.connected(taken.workspaceId, taken.signedIn);
+    return { accounts: accounts.map(toAccountView) };
   }
 }

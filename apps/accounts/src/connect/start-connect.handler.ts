@@ -4,13 +4,17 @@ import { DomainError, StartConnectCommand, StartConnectReply } from '@app/contra
 import { AccountStore } from '@app/accounts';
 import { OAuthApps } from '@app/credentials';
 import { PlatformAuthRegistry, platformEndpointsOf, pkcePair } from '@app/platforms';
+import { WorkspaceStore } from '@app/workspaces';
 import { checkedInstanceUrl, connectFailure } from './connect-errors';
 import { ConnectState } from './connect-state';
+import { newConnectVerifier } from './connect-verifier';
+import { RedirectUriPolicy } from './redirect-uri-policy';
 
 /**
  * POST /api/v1/accounts/connect: remembers the sign-in (workspace, where to send the user
- * back, the PKCE verifier) and answers the platform's consent page url, with a signed,
- * single-use, short-lived state.
+ * back, the PKCE verifier, the digest of the completion verifier) and answers the platform's
+ * consent page url, with a signed, single-use, short-lived state, and the verifier that
+ * completes the sign-in (POST /api/v1/accounts/connect/complete), answered only here.
  */
 @Injectable()
 export class StartConnectHandler {
@@ -20,10 +24,12 @@ export class StartConnectHandler {
     private readonly apps: OAuthApps,
     private readonly auth: PlatformAuthRegistry,
     private readonly state: ConnectState,
+    private readonly workspaces: WorkspaceStore,
+    private readonly redirects: RedirectUriPolicy,
   ) {}
 
   async handle(command: StartConnectCommand): Promise<StartConnectReply> {
-    checkRedirectUri(command.redirectUri);
+    this.redirects.check(command.redirectUri, await this.workspaces.redirectOrigins(command.workspaceId));
     const signIn = this.auth.get(command.platform);
     if (!signIn.signsInWithOAuth) {
       throw new DomainError('sign_in_not_supported', `${command.platform} accounts connect with POST /api/v1/accounts (handle and app password)`);
@@ -35,25 +41,18 @@ export class StartConnectHandler {
     });
     if (!app) throw new DomainError('platform_not_configured', `${command.platform} has no app configured for signing in (${command.platform.toUpperCase()}_CLIENT_ID, _CLIENT_SECRET and OAUTH_CALLBACK_URL)`);
     const pkce = pkcePair();
+    const completion = newConnectVerifier();
     const expiresAt = new Date(this.config.now().getTime() + this.config.connectStateTtlMs);
     const requestId = await this.store.createConnectRequest(
-      { workspaceId: command.workspaceId, platform: command.platform, redirectUri: command.redirectUri, instanceUrl, codeVerifier: pkce.verifier },
+      { workspaceId: command.workspaceId, platform: command.platform, redirectUri: command.redirectUri, instanceUrl, codeVerifier: pkce.verifier, verifierHash: completion.hash },
       expiresAt,
     );
     const state = this.state.sign(requestId);
-    return { authorizationUrl: signIn.authorizationUrl({ app, state, codeChallenge: pkce.challenge, instanceUrl }), state, expiresAt: expiresAt.toISOString() };
-  }
-}
-
-/** The user is sent back there with account ids: an absolute http(s) url, nothing else (no javascript:, no relative path). */
-function checkRedirectUri(value: string): void {
-  let url: URL | null = null;
-  try {
-    url = new URL(value);
-  } catch {
-    url = null;
-  }
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new DomainError('invalid_redirect_uri', `redirectUri must be an absolute http(s) url, got ${JSON.stringify(value)}`);
+    return {
+      authorizationUrl: signIn.authorizationUrl({ app, state, codeChallenge: pkce.challenge, instanceUrl }),
+      state,
+      verifier: completion.verifier,
+      expiresAt: expiresAt.toISOString(),
+    };
   }
 }

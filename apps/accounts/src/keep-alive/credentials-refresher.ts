@@ -13,7 +13,8 @@ const BATCH = 100;
  * Keeps credentials alive without waiting for a call to need them: renews every token
  * that ends within tokenRefreshAheadMs (long-lived 60-day tokens a week ahead, see
  * renewAheadMs), and reads the identity of accounts stored before identities
- * were kept (with their stored token) so they become connected again. Any number of
+ * were kept (with their stored token) so they become connected again, and drops the
+ * tokens a sign-in's callback held for a connection left uncompleted past its time. Any number of
  * replicas may run it: renewals are single-flight per account.
  */
 @Injectable()
@@ -39,8 +40,9 @@ export class CredentialsRefresher implements OnApplicationBootstrap, OnApplicati
     await this.task.stop();
   }
 
-  /** One pass: renew what ends soon, identify what has no identity. Answers how many accounts it renewed. */
+  /** One pass: renew what ends soon, identify what has no identity, forget the tokens of sign-ins nobody completed. Answers how many accounts it renewed. */
   async pass(): Promise<number> {
+    await this.store.dropExpiredConnections(this.config.now());
     const ending = await this.store.dueForRenewal(this.config.now(), this.config.tokenRefreshAheadMs, BATCH);
     let renewed = 0;
     for (const accountId of ending) if ((await this.credentials.renew(accountId, null)).renewed) renewed++;

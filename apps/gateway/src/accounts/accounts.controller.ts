@@ -5,6 +5,7 @@ import {
   AccountView,
   BoardsReply,
   CompleteConnectCommand,
+  ConnectCallbackCommand,
   ConnectedAccountsReply,
   ConnectWithCredentialsCommand,
   DisconnectAccountCommand,
@@ -23,7 +24,7 @@ import { ApiErrors, AUTHENTICATED_ERRORS } from '../openapi/error-responses';
 import { OPERATION_ERRORS } from '../openapi/operation-errors';
 import { AccountListSchema, AccountSchema, BoardsSchema, ConnectedAccountsSchema, StartConnectSchema } from '../openapi/schemas/account.schemas';
 import { bodyValidation, platformQueryValidation } from '../validation/validation-pipes';
-import { ConnectCallbackQuery, ConnectWithCredentialsDto, StartConnectDto } from './connect-account.dto';
+import { CompleteConnectDto, ConnectCallbackQuery, ConnectWithCredentialsDto, StartConnectDto } from './connect-account.dto';
 
 /** The workspace's social accounts: the listing the spec refers to, connecting (sign-in or credentials) and disconnecting. */
 @ApiTags('accounts')
@@ -47,23 +48,39 @@ export class AccountsController {
   @HttpCode(200)
   @RequireScopes('accounts')
   @ApiErrors(...AUTHENTICATED_ERRORS, ...OPERATION_ERRORS.startConnect)
-  @ApiOperation({ summary: "Start connecting an account through the platform's sign-in: send the user to authorizationUrl" })
+  @ApiOperation({
+    summary: "Start connecting an account through the platform's sign-in: send the user to authorizationUrl, keep verifier (never in a url) to complete it",
+  })
   @ApiOkResponse({ type: StartConnectSchema })
   start(@Principal() principal: KeyPrincipal, @Body(bodyValidation) dto: StartConnectDto): Promise<StartConnectReply> {
     const command: StartConnectCommand = { workspaceId: principal.workspaceId, platform: dto.platform, redirectUri: dto.redirectUri, instanceUrl: dto.instanceUrl ?? null };
     return this.commands.request('accounts.connect-start', command);
   }
 
-  /** Where the platform sends the user back: no API key (the signed, single-use state names the workspace). */
+  /** Where the platform sends the user back: no API key (the signed, single-use state names the sign-in); attaches nothing by itself. */
   @Public()
   @Get('connect/callback')
   @ApiErrors(...OPERATION_ERRORS.connectCallback)
-  @ApiOperation({ summary: "The platform's redirect after sign-in; redirects (302) to the client's redirectUri with account_ids or error" })
+  @ApiOperation({
+    summary:
+      "The platform's redirect after sign-in; holds what the sign-in gave and redirects (302) to the client's redirectUri with connection_id (complete it with POST /api/v1/accounts/connect/complete), or with error (which cancels nothing)",
+  })
   async callback(@Query(platformQueryValidation) query: ConnectCallbackQuery, @Res() reply: FastifyReply): Promise<void> {
     if (!query.state) throw new DomainError('connect_state_invalid', 'the callback has no state');
-    const command: CompleteConnectCommand = { state: query.state, code: query.code ?? null, error: query.error ?? null, errorDescription: query.error_description ?? null };
-    const { redirectTo } = await this.commands.request('accounts.connect-complete', command);
+    const command: ConnectCallbackCommand = { state: query.state, code: query.code ?? null, error: query.error ?? null, errorDescription: query.error_description ?? null };
+    const { redirectTo } = await this.commands.request('accounts.connect-callback', command);
     await reply.code(302).header('location', redirectTo).header('cache-control', 'no-store').send();
+  }
+
+  @Post('connect/complete')
+  @HttpCode(200)
+  @RequireScopes('accounts')
+  @ApiErrors(...AUTHENTICATED_ERRORS, ...OPERATION_ERRORS.completeConnect)
+  @ApiOperation({ summary: "Attach the accounts a sign-in gave: the callback's connection_id with the verifier POST /api/v1/accounts/connect answered (once, within ten minutes)" })
+  @ApiOkResponse({ type: ConnectedAccountsSchema })
+  complete(@Principal() principal: KeyPrincipal, @Body(bodyValidation) dto: CompleteConnectDto): Promise<ConnectedAccountsReply> {
+    const command: CompleteConnectCommand = { workspaceId: principal.workspaceId, connectionId: dto.connectionId, verifier: dto.verifier };
+    return this.commands.request('accounts.connect-complete', command);
   }
 
   @Post()

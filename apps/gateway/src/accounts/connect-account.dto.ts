@@ -8,7 +8,10 @@ export class StartConnectDto {
   @IsIn(PLATFORMS)
   platform!: Platform;
 
-  @ApiProperty({ description: 'where the user is sent back once the sign-in is done, with account_ids=… or error=… (an absolute http(s) url)' })
+  @ApiProperty({
+    description:
+      'where the user is sent back once the sign-in is done, with connection_id=… or error=…: an https url without credentials or fragment, on a public host (OAUTH_REDIRECT_ALLOWED_HOSTS lets development use localhost over http), on one of the workspace\'s allowed origins when it has some',
+  })
   @IsString()
   @MaxLength(2048)
   redirectUri!: string;
@@ -18,6 +21,19 @@ export class StartConnectDto {
   @IsString()
   @MaxLength(2048)
   instanceUrl?: string;
+}
+
+/** POST /api/v1/accounts/connect/complete: attach what a sign-in gave. */
+export class CompleteConnectDto {
+  @ApiProperty({ description: 'the connection_id the callback added to redirectUri' })
+  @IsString()
+  @MaxLength(64)
+  connectionId!: string;
+
+  @ApiProperty({ description: 'the verifier POST /api/v1/accounts/connect answered (keep it on your backend; never put it in a url)' })
+  @IsString()
+  @MaxLength(256)
+  verifier!: string;
 }
 
 /**

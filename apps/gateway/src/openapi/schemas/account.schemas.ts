@@ -23,13 +23,18 @@ export class AccountListSchema {
 }
 
 export class ConnectedAccountsSchema {
-  @ApiProperty({ type: [AccountSchema], description: 'every account the credential gave (a Facebook user token gives its pages and their Instagram accounts)' })
+  @ApiProperty({ type: [AccountSchema], description: 'every account the credential (or the completed sign-in) gave (a Facebook user token gives its pages and their Instagram accounts)' })
   accounts!: AccountSchema[];
 }
 
 export class StartConnectSchema {
   @ApiProperty({ description: "the platform's consent page: send the user there" }) authorizationUrl!: string;
   @ApiProperty({ description: 'the signed, single-use state the platform will hand back' }) state!: string;
+  @ApiProperty({
+    description:
+      'the secret that completes this sign-in with POST /api/v1/accounts/connect/complete: keep it on your backend with the session of the user who started it, never in a url; answered once (only its digest is stored)',
+  })
+  verifier!: string;
   @ApiProperty({ type: 'string', format: 'date-time', description: 'the sign-in must be finished before this' }) expiresAt!: string;
 }
 
