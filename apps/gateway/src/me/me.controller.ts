@@ -5,7 +5,7 @@ import { MeView, RateLimitStandingView } from '@app/contracts';
 import { RateLimiter } from '@app/rate-limits';
 import { KeyPrincipal, WorkspaceStore } from '@app/workspaces';
 import { Principal } from '../auth/principal';
-import { ApiErrors, AUTHENTICATED_ERRORS } from '../openapi/error-responses';
+import { ApiErrors } from '../openapi/error-responses';
 import { OPERATION_ERRORS } from '../openapi/operation-errors';
 import { MeSchema } from '../openapi/schemas/me.schemas';
 import { NotCounted } from '../rate-limit/not-counted.decorator';
@@ -30,7 +30,7 @@ export class MeController {
     description: 'Not counted by the rate limits (and answered while the key is refused with 429), so it carries no RateLimit headers: the body says where the key stands.',
   })
   @ApiOkResponse({ type: MeSchema })
-  @ApiErrors(...AUTHENTICATED_ERRORS, ...OPERATION_ERRORS.me)
+  @ApiErrors(...OPERATION_ERRORS.me)
   async me(@Principal() principal: KeyPrincipal): Promise<MeView> {
     const [workspace, standing] = await Promise.all([
       this.workspaces.getWorkspace(principal.workspaceId),

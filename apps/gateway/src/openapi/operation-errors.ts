@@ -64,7 +64,8 @@ const VERSIONED_POST_ERRORS: ErrorCode[] = ['not_found', 'invalid_if_match', 'pr
 const OPERATION_RULE_ERRORS = {
   createPost: [...BODY_ERRORS, 'invalid_idempotency_key', 'idempotency_key_reused', ...POST_RULE_ERRORS, 'scheduled_and_publish_now', 'account_needs_reauth'],
   listPosts: ['invalid_query'],
-  me: [],
+  // Any valid key, not counted: neither insufficient_scope nor rate_limited, unlike the other operations behind the key.
+  me: ['unauthenticated', 'unknown_query_parameter', 'internal_error', 'service_unavailable'],
   getPost: ['not_found'],
   publishPost: [...BODY_ERRORS, 'not_found', 'post_not_publishable'],
   retryPost: [...BODY_ERRORS, 'not_found', 'post_not_retryable'],
