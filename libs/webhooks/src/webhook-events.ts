@@ -91,13 +91,18 @@ function latestResults(history: readonly EventEnvelope[]): PublishResult[] {
  * From the comment's receipt in `history` (null fields when it is not there, as when only the type is asked).
  */
 function commentRef(commentId: string, history: readonly EventEnvelope[]) {
-  const received = history.find((event) => event.type === 'CommentReceived')?.data as CommentReceivedData | undefined;
+  const received = receiptOf(history);
   return {
     platformCommentId: received?.platformCommentId ?? null,
     platform: received?.platform ?? null,
     postId: received?.postId ?? null,
     internalCommentId: commentId,
   };
+}
+
+/** The comment's CommentReceived in its stream's history, if there. */
+function receiptOf(history: readonly EventEnvelope[]): CommentReceivedData | undefined {
+  return history.find((event) => event.type === 'CommentReceived')?.data as CommentReceivedData | undefined;
 }
 
 function accountsEcho(accounts: readonly TargetAccount[]) {
@@ -199,12 +204,11 @@ export function webhookEventOf(event: EventEnvelope, history: readonly EventEnve
     }
     case 'CommentReclassified': {
       const data = event.data as CommentReclassifiedData;
-      const received = history.find((recorded) => recorded.type === 'CommentReceived')?.data as CommentReceivedData | undefined;
       return {
         type: 'comment.reclassified',
         data: {
           ...commentRef(data.commentId, history),
-          accountId: received?.accountId ?? null,
+          accountId: receiptOf(history)?.accountId ?? null,
           sentiment: data.sentiment,
           tags: data.tags,
           classifierVersion: data.classifierVersion,

@@ -118,3 +118,19 @@ describe('Post decider: fixing a partial post before a retry', () => {
     spec.given(done).when(fix({ x: { content: 'short' } })).thenRefuses('post_not_editable');
   });
 });
+
+describe('Post decider: fixing a failed post before a retry', () => {
+  const failedPost = run(run(publishing, failed('a-fb')), failed('a-x'));
+
+  it('takes any account\'s override (none published), keeps the post failed, and the retry sends the new versions to all', () => {
+    const fixed = spec.given(failedPost).when({ type: 'EditPost', changes: { overrides: { x: { content: 'For X' }, facebook: { content: 'For Facebook' } } }, now });
+    expect(fixed.stateAfter()).toMatchObject({ status: 'failed' });
+    const [requested] = spec.given(run(failedPost, { type: 'EditPost', changes: { overrides: { x: { content: 'For X' }, facebook: { content: 'For Facebook' } } }, now })).when({ type: 'RetryPublish', now: later }).events();
+    const data = (requested as Extract<PostEvent, { type: 'PublishRequested' }>).data;
+    expect([x, fb].map((account) => publicationFor(data, account).content)).toEqual(['For X', 'For Facebook']);
+  });
+
+  it('still refuses the other fields', () => {
+    spec.given(failedPost).when({ type: 'EditPost', changes: { mediaUrls: ['https://cdn.example.com/a.png'] }, now }).thenRefuses('post_not_editable');
+  });
+});

@@ -1,6 +1,8 @@
 import { DomainError, PostEvent, publicationFor } from '@app/contracts';
 import { EditPost } from './post.commands';
 import { checkOverrides, checkPublications } from './post-overrides.rules';
+import { checkOptionedPublications } from './post-platform-options.rules';
+import { checkAccountThreads } from './post-thread.rules';
 import { ExistingPost } from './post.state';
 
 /**
@@ -33,8 +35,11 @@ export function decideFix(command: EditPost, state: ExistingPost): PostEvent[] {
       details: { accountIds: changed.map((account) => account.accountId) },
     });
   }
-  // The failed accounts get what the edit leaves them, checked as a create checks it.
-  checkPublications(edited, state.data.accounts.filter((account) => !published.includes(account)), requestKeys);
+  // The failed accounts get what the edit leaves them, checked as an edit checks it (limits, threads, options).
+  const failed = state.data.accounts.filter((account) => !published.includes(account));
+  checkPublications(edited, failed, requestKeys);
+  checkAccountThreads(edited, failed, (account) => publicationFor(edited, account));
+  checkOptionedPublications(edited, state.data.platformOptions ?? {}, failed);
   return [{ type: 'PostEdited', data: { postId: state.data.postId, overrides, editedAt: command.now.toISOString() } }];
 }
 
