@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { DomainError, PostEvent, publicationFor } from '@app/contracts';
 import { EditPost } from './post.commands';
 import { checkOverrides, checkPublications } from './post-overrides.rules';
@@ -28,7 +29,7 @@ export function decideFix(command: EditPost, state: ExistingPost): PostEvent[] {
   const { overrides, requestKeys } = checkOverrides(changes.overrides!, state.data.accounts);
   const edited = { ...state.data, overrides };
   const published = state.data.accounts.filter((account) => state.accounts[account.accountId].status === 'published');
-  const changed = published.filter((account) => !samePublication(publicationFor(state.data, account), publicationFor(edited, account)));
+  const changed = published.filter((account) => !isDeepStrictEqual(publicationFor(state.data, account), publicationFor(edited, account)));
   if (changed.length > 0) {
     const labels = changed.map((account) => `${account.platform}:${account.handle}`).join(', ');
     throw new DomainError('account_already_published', `the edit would change what ${labels} already published; only the failed accounts' overrides can change`, {
@@ -41,8 +42,4 @@ export function decideFix(command: EditPost, state: ExistingPost): PostEvent[] {
   checkAccountThreads(edited, failed, (account) => publicationFor(edited, account));
   checkOptionedPublications(edited, state.data.platformOptions ?? {}, failed);
   return [{ type: 'PostEdited', data: { postId: state.data.postId, overrides, editedAt: command.now.toISOString() } }];
-}
-
-function samePublication(before: ReturnType<typeof publicationFor>, after: ReturnType<typeof publicationFor>): boolean {
-  return JSON.stringify(before) === JSON.stringify(after);
 }
