@@ -21,6 +21,9 @@ const DEMO_ACCOUNTS: Array<{ platform: Platform; handle: string }> = [
   { platform: 'mastodon', handle: '@demo' },
 ];
 
+/** How often `npm start` polls the sandbox for comments unless COMMENTS_POLL_INTERVAL_MS says otherwise (the real platforms' defaults are minutes). */
+const LOCAL_COMMENTS_POLL_INTERVAL_MS = 3_000;
+
 /**
  * The demo workspace and its key, made once and remembered in the local state. Its
  * accounts are signed in on the sandbox at every start: the sandbox forgets its accounts
@@ -88,7 +91,14 @@ async function main(): Promise<void> {
     DATABASE_URL: database.databaseUrl,
     NATS_URL: nats.natsUrl,
     TOKEN_ENCRYPTION_KEY: process.env.TOKEN_ENCRYPTION_KEY ?? state.tokenEncryptionKey,
-    ...(sandbox ? { PLATFORM_SANDBOX_URL: sandbox.url, MEDIA_ALLOWED_HOSTS: withSandboxMediaHost(process.env.MEDIA_ALLOWED_HOSTS, sandbox.mediaUrl) } : {}),
+    ...(sandbox
+      ? {
+          PLATFORM_SANDBOX_URL: sandbox.url,
+          MEDIA_ALLOWED_HOSTS: withSandboxMediaHost(process.env.MEDIA_ALLOWED_HOSTS, sandbox.mediaUrl),
+          // The sandbox has no read quota to spare: a comment left on it shows in the list within seconds.
+          COMMENTS_POLL_INTERVAL_MS: process.env.COMMENTS_POLL_INTERVAL_MS ?? String(LOCAL_COMMENTS_POLL_INTERVAL_MS),
+        }
+      : {}),
     // A local run is development: a sign-in may send the user back to a client on this machine (over http).
     OAUTH_REDIRECT_ALLOWED_HOSTS: process.env.OAUTH_REDIRECT_ALLOWED_HOSTS ?? 'localhost,127.0.0.1,[::1]',
   });
