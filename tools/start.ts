@@ -14,6 +14,7 @@ import { InProcessStack } from './local/in-process-stack';
 import { LOCAL_DIR, localDatabase, localNats, LocalState, readLocalState, writeLocalState } from './local/local-environment';
 import { localConfig, localPort, usesSandbox } from './local/local-config';
 import { checkPortsFree, explainListenError, LocalPort } from './local/local-ports';
+import { prepareSandboxSignIn } from './local/sandbox-users';
 import { Teardown } from './local/teardown';
 
 const DEMO_ACCOUNTS: Array<{ platform: Platform; handle: string }> = [
@@ -92,6 +93,7 @@ async function main(teardown: Teardown, log: (line: string) => void, logging: Re
     : null;
   if (sandbox) {
     teardown.add('platform sandbox', () => sandbox.close());
+    prepareSandboxSignIn(sandbox);
     log(`platform sandbox on ${sandbox.url} (every platform; see ${sandbox.url}/_sandbox/published)`);
     log(`sandbox media host on ${sandbox.mediaUrl} (e.g. ${sandbox.mediaUrl}/media/photo.jpg as a mediaUrl)`);
     // The media host's certificate comes from the sandbox's own CA; the media fetcher trusts it from here on.
