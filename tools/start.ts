@@ -1,48 +1,20 @@
 import 'reflect-metadata';
 import { LogLevel } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { Platform } from '@app/contracts';
 import { createPool, migrate } from '@app/database';
 import { AccountStore, TokenCipher } from '@app/accounts';
 import { WorkspaceStore } from '@app/workspaces';
 import { ACCESS_LOG_CONTEXT, JsonLogger, logLevelsFrom } from '@app/observability';
-import { RunningPlatformSandbox, startPlatformSandbox, trustSandboxCa } from '@app/platform-sandbox';
+import { startPlatformSandbox, trustSandboxCa } from '@app/platform-sandbox';
 import { HttpAppOptions } from '@app/runtime';
 import { OPENAPI_ROUTES } from '../apps/gateway/src/openapi/openapi-document';
-import { connectSandboxAccount } from './local/connect-sandbox-account';
+import { ensureDemoWorkspace } from './local/demo-workspace';
 import { InProcessStack } from './local/in-process-stack';
-import { LOCAL_DIR, localDatabase, localNats, LocalState, readLocalState, writeLocalState } from './local/local-environment';
+import { LOCAL_DIR, localDatabase, localNats, readLocalState } from './local/local-environment';
 import { localConfig, localPort, usesSandbox } from './local/local-config';
 import { checkPortsFree, explainListenError, LocalPort } from './local/local-ports';
 import { prepareSandboxSignIn } from './local/sandbox-users';
-import { Teardown } from './local/teardown';
-
-const DEMO_ACCOUNTS: Array<{ platform: Platform; handle: string }> = [
-  { platform: 'x', handle: '@demo' },
-  { platform: 'facebook', handle: '@demo_page' },
-  { platform: 'instagram', handle: '@demo_shop' },
-  { platform: 'linkedin', handle: '@demo' },
-  { platform: 'mastodon', handle: '@demo' },
-];
-
-/**
- * The demo workspace and its key, made once and remembered in the local state. Its
- * accounts are signed in on the sandbox at every start: the sandbox forgets its accounts
- * when it stops, so yesterday's tokens would be refused (as a real platform refuses a
- * token it did not issue); signing in again keeps the same account ids.
- */
-async function ensureDemoWorkspace(store: WorkspaceStore, accounts: AccountStore, sandbox: RunningPlatformSandbox | null, state: LocalState): Promise<NonNullable<LocalState['demo']>> {
-  if (!state.demo || !(await store.authenticate(state.demo.key))) {
-    const workspace = await store.createWorkspace('Demo workspace');
-    const key = await store.createKey(workspace.id, ['read', 'write', 'publish', 'engage', 'accounts', 'webhooks']);
-    state.demo = { workspaceId: workspace.id, keyId: key.id, key: key.key };
-    writeLocalState(state);
-  }
-  if (sandbox) {
-    for (const account of DEMO_ACCOUNTS) await connectSandboxAccount(accounts, sandbox, { workspaceId: state.demo.workspaceId, ...account });
-  }
-  return state.demo;
-}
+import { keepingStopSignals, STOP_SIGNALS, Teardown } from './local/teardown';
 
 /** npm start without LOG_LEVEL: warnings and errors, and of the log-level lines only the access log. */
 const QUIET_LEVELS: LogLevel[] = ['warn', 'error', 'fatal'];
@@ -80,7 +52,7 @@ async function main(teardown: Teardown, log: (line: string) => void, logging: Re
   const ports = localPorts(env, withSandbox);
   await checkPortsFree(ports);
 
-  const database = await localDatabase(log);
+  const database = await keepingStopSignals(() => localDatabase(log));
   teardown.add('PostgreSQL', () => database.stop());
   const nats = await localNats(log);
   teardown.add('nats-server', () => nats.stop());
@@ -131,13 +103,12 @@ const logging = startLogging();
 const logger = new JsonLogger({ levels: logging.logger, alsoLogFrom: logging.alsoLogFrom });
 const log = (line: string) => logger.log(line, 'start');
 const teardown = new Teardown(log);
-const stopOn = (signal: NodeJS.Signals) =>
+for (const signal of STOP_SIGNALS) {
   process.once(signal, () => {
     log(`${signal}: stopping`);
     void teardown.run().then(() => process.exit(0));
   });
-stopOn('SIGINT');
-stopOn('SIGTERM');
+}
 
 main(teardown, log, logging).catch(async (error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

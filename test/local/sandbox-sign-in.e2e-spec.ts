@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { Platform, PLATFORMS } from '@app/contracts';
 import { createTestDatabase, TEST_NATS_URL, TestDatabase, testNamespace } from '@app/testing';
 import { WorkspaceStore } from '@app/workspaces';
@@ -7,6 +6,7 @@ import { RunningPlatformSandbox, startPlatformSandbox } from '@app/platform-sand
 import { AppConfig } from '@app/config';
 import { InProcessStack } from '../../tools/local/in-process-stack';
 import { localConfig } from '../../tools/local/local-config';
+import { freePort } from '../../tools/local/local-environment';
 import { prepareSandboxSignIn } from '../../tools/local/sandbox-users';
 
 /**
@@ -20,17 +20,6 @@ import { prepareSandboxSignIn } from '../../tools/local/sandbox-users';
  */
 const CLIENT = 'http://localhost:5173/connected';
 const BROWSER_SIGN_IN = PLATFORMS.filter((platform) => platform !== 'bluesky');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let db: TestDatabase;
 let sandbox: RunningPlatformSandbox;

