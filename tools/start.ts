@@ -43,7 +43,7 @@ function localPorts(env: NodeJS.ProcessEnv, sandbox: boolean): LocalPort[] {
  * `npm start`: the whole service on one machine with nothing set up beyond
  * Node — embedded Postgres unless DATABASE_URL, NATS from NATS_URL or a
  * nats-server on the PATH — every app in this one process. What it starts is
- * stopped again if the start fails, and on SIGINT/SIGTERM.
+ * stopped again, in reverse order, if the start fails and on SIGINT, SIGTERM or SIGHUP.
  */
 async function main(teardown: Teardown, log: (line: string) => void, logging: ReturnType<typeof startLogging>): Promise<void> {
   const env = process.env;
