@@ -14,7 +14,8 @@ import { prepareSandboxSignIn } from '../../tools/local/sandbox-users';
  * (tools/local/local-config, the same function) gives every platform an app on the sandbox
  * and a callback on this gateway, so POST /api/v1/accounts/connect answers a consent page on
  * every platform that signs in through the browser, the sandbox's consent accepts it and
- * sends the user to our callback, and the callback takes them back to the client (Facebook
+ * sends the user to our callback, the callback takes them back to the client, and the client
+ * completes the sign-in with its verifier (Facebook
  * and Instagram with the Page and Instagram account npm start gives the sandbox's user). Bluesky
  * connects with a handle and an app password against the sandbox's PDS.
  */
@@ -81,6 +82,11 @@ it.each(BROWSER_SIGN_IN)('%s: connect answers the sandbox consent page, which se
   const back = new URL(callback.headers.get('location')!);
   expect(`${back.origin}${back.pathname}`).toBe(CLIENT);
   expect({ platform, error: back.searchParams.get('error') }).toEqual({ platform, error: null });
+
+  // The client's backend completes the sign-in with the verifier it kept: the account is attached.
+  const completed = await api('POST', '/api/v1/accounts/connect/complete', { connectionId: back.searchParams.get('connection_id'), verifier: started.body.verifier });
+  expect({ platform, status: completed.status, error: completed.body.error }).toEqual({ platform, status: 200, error: undefined });
+  expect(completed.body.accounts.map((account: { platform: string }) => account.platform)).toContain(platform);
 });
 
 it('bluesky: connects with a handle and an app password on the sandbox PDS', async () => {
