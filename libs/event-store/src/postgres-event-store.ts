@@ -70,9 +70,18 @@ WHERE i.expected IS NULL OR c.revision = i.expected
 ORDER BY i.feed_order
 RETURNING global_position, transaction_id::text AS transaction_id, stream_id, stream_position`;
 
-/** The rows of these event ids: what a retried append finds already written. */
-const WRITTEN_SQL = `SELECT event_id::text AS event_id, stream_id, stream_position, global_position, transaction_id::text AS transaction_id
-FROM events WHERE event_id = ANY($1::uuid[])`;
+/**
+ * What decides a refused append's outcome, in one round trip: the rows of its
+ * event ids (a retry finds them written) and its streams' current revisions
+ * (for the refusal). Numbers as text: JSON numbers lose bigint precision.
+ */
+const REFUSAL_SQL = `
+SELECT
+  (SELECT coalesce(json_agg(json_build_object('stream_id', stream_id, 'revision', revision::text)), '[]')
+     FROM (SELECT stream_id, max(stream_position) AS revision FROM events WHERE stream_id = ANY($1::text[]) GROUP BY stream_id) AS r) AS revisions,
+  (SELECT coalesce(json_agg(json_build_object('event_id', event_id, 'stream_id', stream_id, 'stream_position', stream_position::text,
+                                              'global_position', global_position::text, 'transaction_id', transaction_id::text)), '[]')
+     FROM events WHERE event_id = ANY($2::uuid[])) AS written`;
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -128,15 +137,6 @@ function retriedResult(append: StreamAppend, written: Map<string, WrittenRow>): 
   return appendResult(rows[rows.length - 1]!);
 }
 
-/** Records the retried appends' results in `outcomes`; returns the appends that are not retries. */
-function settleRetried(appends: StreamAppend[], retried: Array<AppendResult | undefined>, outcomes: Map<string, StreamAppendOutcome>): StreamAppend[] {
-  return appends.filter((append, i) => {
-    const result = retried[i];
-    if (result) outcomes.set(append.streamId, result);
-    return !result;
-  });
-}
-
 /** Longer than any append transaction runs (positionBefore's margin; one that ran longer also holds the feed back that long). */
 const APPEND_MAX_MS = 5 * 60_000;
 
@@ -180,10 +180,9 @@ export class PostgresEventStore implements EventStore {
         refusal = error;
       }
       // Nothing written: a retry of an append that was written gets that append's result; anything else is refused.
-      const [retried] = await this.retriedResults([{ streamId, events, expected }]);
-      if (retried) return retried;
-      if (isEventIdTaken(refusal)) throw eventIdReused(streamId);
-      throw new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
+      const [outcome] = await this.refusedOutcomes([{ streamId, events, expected }]);
+      if (!(outcome instanceof WrongExpectedRevisionError)) return outcome;
+      throw isEventIdTaken(refusal) ? eventIdReused(streamId) : outcome;
     }
   }
 
@@ -204,18 +203,18 @@ export class PostgresEventStore implements EventStore {
         if (isRevisionTaken(error)) continue;
         if (!isEventIdTaken(error)) throw error;
         // Some events are stored already (the statement wrote nothing): the retried streams get their results, the rest go again.
-        const retried = await this.retriedResults(pending);
+        const retried = (await this.refusedOutcomes(pending)).map((outcome) => (outcome instanceof WrongExpectedRevisionError ? undefined : outcome));
         if (!retried.some(Boolean)) throw eventIdReused(pending.map((a) => a.streamId).join(', '));
-        pending = settleRetried(pending, retried, outcomes);
+        pending = pending.filter((append, i) => {
+          const result = retried[i];
+          if (result) outcomes.set(append.streamId, result);
+          return !result;
+        });
         continue;
       }
       for (const [streamId, result] of written) outcomes.set(streamId, result);
-      // Not at the expected revision: a retry of an append that was written gets that append's result, the others are refused.
       const refused = pending.filter((a) => !written.has(a.streamId));
-      const retried = refused.length > 0 ? await this.retriedResults(refused) : [];
-      const conflicts = settleRetried(refused, retried, outcomes);
-      const actual = conflicts.length > 0 ? await this.currentRevisions(conflicts.map((a) => a.streamId)) : new Map<string, bigint>();
-      for (const a of conflicts) outcomes.set(a.streamId, new WrongExpectedRevisionError(a.streamId, a.expected, actual.get(a.streamId) ?? 'no_stream'));
+      if (refused.length > 0) (await this.refusedOutcomes(refused)).forEach((outcome, i) => outcomes.set(refused[i].streamId, outcome));
       break;
     }
     return appends.map((a) => outcomes.get(a.streamId)!);
@@ -243,25 +242,21 @@ export class PostgresEventStore implements EventStore {
     return last;
   }
 
-  /** For each append, the result of the append that already wrote its events if it is a retry of one (retriedResult), else undefined. */
-  private async retriedResults(appends: StreamAppend[]): Promise<Array<AppendResult | undefined>> {
-    const ids = appends.flatMap((a) => a.events.map((e) => e.eventId));
-    const { rows } = await this.pool.query<WrittenRow>(WRITTEN_SQL, [ids]);
-    const written = new Map(rows.map((row) => [row.event_id, row]));
-    return appends.map((append) => retriedResult(append, written));
-  }
-
-  private async currentRevision(streamId: string): Promise<bigint | 'no_stream'> {
-    const { rows } = await this.pool.query<{ revision: string | null }>('SELECT max(stream_position) AS revision FROM events WHERE stream_id = $1', [streamId]);
-    return rows[0].revision === null ? 'no_stream' : BigInt(rows[0].revision);
-  }
-
-  private async currentRevisions(streamIds: string[]): Promise<Map<string, bigint>> {
-    const { rows } = await this.pool.query<{ stream_id: string; revision: string }>(
-      'SELECT stream_id, max(stream_position) AS revision FROM events WHERE stream_id = ANY($1::text[]) GROUP BY stream_id',
-      [streamIds],
+  /**
+   * The outcome of each append the store did not write: the result of the
+   * append that already wrote its events when it is a retry of one
+   * (retriedResult), else its refusal with the stream's current revision.
+   */
+  private async refusedOutcomes(appends: StreamAppend[]): Promise<StreamAppendOutcome[]> {
+    const { rows } = await this.pool.query<{ revisions: Array<{ stream_id: string; revision: string }>; written: WrittenRow[] }>(REFUSAL_SQL, [
+      appends.map((a) => a.streamId),
+      appends.flatMap((a) => a.events.map((e) => e.eventId)),
+    ]);
+    const revisions = new Map(rows[0].revisions.map((row) => [row.stream_id, BigInt(row.revision)]));
+    const written = new Map(rows[0].written.map((row) => [row.event_id, row]));
+    return appends.map(
+      (append) => retriedResult(append, written) ?? new WrongExpectedRevisionError(append.streamId, append.expected, revisions.get(append.streamId) ?? 'no_stream'),
     );
-    return new Map(rows.map((row) => [row.stream_id, BigInt(row.revision)]));
   }
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {
