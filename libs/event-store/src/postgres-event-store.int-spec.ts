@@ -128,7 +128,7 @@ describe('PostgreSQL event store event ids', () => {
   });
   afterAll(() => idsDb.drop());
 
-  const event = (eventId = randomUUID()): NewEvent => ({ eventId, type: 'E', data: {}, metadata: { workspaceId: 'w-1', version: 1 } });
+  const event = (eventId: string = randomUUID()): NewEvent => ({ eventId, type: 'E', data: {}, metadata: { workspaceId: 'w-1', version: 1 } });
 
   it('throws on an event id stored in another stream (unique ids; not a retry), writing nothing', async () => {
     const store = new PostgresEventStore(idsDb.pool, { databaseUrl: idsDb.url });
