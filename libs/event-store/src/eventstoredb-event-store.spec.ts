@@ -266,6 +266,14 @@ describe('EventStoreDbEventStore (fake client)', () => {
       warn.mockRestore();
     });
 
+    it('passes on a dispose that fails within the limit', async () => {
+      const { client, store } = setUp({ closeTimeoutMs: 1_000 });
+      client.dispose = async () => {
+        throw new Error('dispose failed');
+      };
+      await expect(store.close()).rejects.toThrow('dispose failed');
+    });
+
     it('waits for a dispose that finishes within the limit', async () => {
       const { client, store } = setUp({ closeTimeoutMs: 1_000 });
       client.dispose = () => new Promise<void>((resolve) => setTimeout(() => ((client.disposed = true), resolve()), 20));

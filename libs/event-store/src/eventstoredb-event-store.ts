@@ -232,15 +232,16 @@ export function requireSupportedServer(version: string): void {
   }
 }
 
-/** Whether `work` settles within `ms`; it is left running if not. Its rejection counts as settled (and is dropped). */
+/** Whether `work` ends within `ms` (rejecting with its error if it fails in time); it is left running if not. */
 async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  work.catch(() => undefined); // a failure after the limit has nobody left to tell
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);
     timer.unref();
   });
   try {
-    return await Promise.race([work.then(() => true, () => true), timedOut]);
+    return await Promise.race([work.then(() => true), timedOut]);
   } finally {
     clearTimeout(timer);
   }
