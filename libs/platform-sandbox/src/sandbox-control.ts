@@ -1,5 +1,6 @@
 import type { Platform } from '@app/contracts';
 import type { ProvisionInput, SandboxIdentity, TokenPair } from './auth/authority';
+import { documentedConsent } from './auth/documented-consent';
 import { SIGN_IN } from './auth/platforms';
 import { DIALECTS } from './dialects';
 import type { ActiveFault, FaultRequest } from './faults';
@@ -75,14 +76,15 @@ export class SandboxControl {
 
   /**
    * Makes an identity on a platform (a user, or a page / instagram account / organization a
-   * user manages) and signs it in: the tokens are the platform's own kind (lifetimes, refresh).
+   * user manages) and signs it in: the tokens are the platform's own kind (lifetimes, refresh),
+   * holding `scopes`, or without them the platform's documented ones (documentedConsent).
    */
   provisionAccount(input: ProvisionInput & { scopes?: string[] }): ProvisionedAccount {
     const signIn = SIGN_IN[input.platform];
     if (!signIn) throw new SandboxControlError(400, `unknown platform ${input.platform}`);
     const auth = this.store.auth;
     const identity = auth.provision({ ...input, platformAccountId: input.platformAccountId ?? signIn.newAccountId(auth, input.kind ?? 'user') });
-    return { identity, ...signIn.issueTokens(auth, identity, null, input.scopes ?? []) };
+    return { identity, ...signIn.issueTokens(auth, identity, null, input.scopes ?? documentedConsent(input.platform)) };
   }
 
   /** Moves the sandbox's clock forward: tokens expire as if that much time had passed. */

@@ -32,6 +32,8 @@ export interface RequestRecord {
   account: string;
   method: string;
   path: string;
+  /** The documented endpoint the request was (its path as the reference writes it); null for routes that take no token. */
+  documented: string | null;
   at: string;
 }
 
