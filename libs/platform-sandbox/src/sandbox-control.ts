@@ -4,7 +4,7 @@ import { documentedConsent } from './auth/documented-consent';
 import { SIGN_IN } from './auth/platforms';
 import { DIALECTS } from './dialects';
 import type { ActiveFault, FaultRequest } from './faults';
-import type { RequestFilter, SandboxItem, SandboxStore } from './store';
+import type { RequestFilter, RequestRecord, SandboxItem, SandboxStore } from './store';
 
 export interface AddCommentInput {
   platform: Platform;
@@ -50,6 +50,11 @@ export class SandboxControl {
 
   requestCount(filter: RequestFilter = {}): number {
     return this.store.countRequests(filter);
+  }
+
+  /** The requests that reached the platforms, oldest first, each with the documented endpoint it was (see platform-router.ts). */
+  requests(filter: RequestFilter = {}): RequestRecord[] {
+    return this.store.matchingRequests(filter);
   }
 
   addComment(input: AddCommentInput): SandboxItem {

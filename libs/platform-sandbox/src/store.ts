@@ -208,12 +208,16 @@ export class SandboxStore {
   }
 
   countRequests(filter: RequestFilter = {}): number {
+    return this.matchingRequests(filter).length;
+  }
+
+  matchingRequests(filter: RequestFilter = {}): RequestRecord[] {
     return this.requests.filter(
       (request) =>
         (filter.platform === undefined || request.platform === filter.platform) &&
         (filter.account === undefined || request.account === filter.account) &&
         (filter.operation === undefined || request.operation === filter.operation),
-    ).length;
+    );
   }
 
   addFault(request: FaultRequest): ActiveFault {
