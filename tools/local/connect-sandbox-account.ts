@@ -6,8 +6,9 @@ import { documentedConsent, type RunningPlatformSandbox, provisionSignedIn } fro
 /** How each platform's sandbox-issued credential renews, as its sign-in client would have stored it. */
 function credentialKind(platform: Platform, hasRefreshToken: boolean): CredentialKind {
   if (platform === 'bluesky') return 'atproto_session';
-  if (platform === 'threads') return 'long_lived';
-  if (platform === 'facebook' || platform === 'instagram') return 'meta_page';
+  // Instagram keeps the Facebook user's long-lived token (renewed with fb_exchange_token), a page its page token.
+  if (platform === 'threads' || platform === 'instagram') return 'long_lived';
+  if (platform === 'facebook') return 'meta_page';
   return hasRefreshToken ? 'oauth2_refresh' : 'static';
 }
 
