@@ -79,15 +79,8 @@ async function handle(
 }
 
 /** The documentation's row for this request: the one the route names (a route playing several), else the one of its url. */
-export function documentedEndpointOf(dialect: { platform: RouteContext['platform'] }, route: PlatformRoute, ctx: RouteContext | null): DocumentedEndpoint | undefined {
-  let path = route.url;
-  if (route.documents && ctx) {
-    try {
-      path = route.documents.of(ctx);
-    } catch {
-      return undefined;
-    }
-  }
+function documentedEndpointOf(dialect: PlatformDialect, route: PlatformRoute, ctx: RouteContext): DocumentedEndpoint | undefined {
+  const path = route.documents ? route.documents.of(ctx) : route.url;
   return documentedEndpoint(DOCUMENTED_SCOPES[dialect.platform], route.method, path);
 }
 
