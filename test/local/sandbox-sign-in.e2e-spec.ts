@@ -3,7 +3,7 @@ import { Platform, PLATFORMS } from '@app/contracts';
 import { createTestDatabase, TEST_NATS_URL, TestDatabase, testNamespace } from '@app/testing';
 import { WorkspaceStore } from '@app/workspaces';
 import { RunningPlatformSandbox, startPlatformSandbox } from '@app/platform-sandbox';
-import { AppConfig } from '@app/config';
+import { AppConfig, PLATFORMS_WITH_OWN_APP } from '@app/config';
 import { InProcessStack } from '../../tools/local/in-process-stack';
 import { localConfig } from '../../tools/local/local-config';
 import { freePort } from '../../tools/local/local-environment';
@@ -57,7 +57,7 @@ async function api(method: string, path: string, body?: unknown) {
 }
 
 it('configures an app on every platform and a callback on this gateway', () => {
-  expect(Object.keys(config.platformApps).sort()).toEqual([...PLATFORMS].sort());
+  expect(Object.keys(config.platformApps).sort()).toEqual([...PLATFORMS_WITH_OWN_APP].sort());
   expect(config.oauthCallbackUrl).toBe(`http://localhost:${config.port}/api/v1/accounts/connect/callback`);
   expect(config.platformSandboxUrl).toBe(sandbox.url);
 });

@@ -1,5 +1,4 @@
-import { AppConfig } from '@app/config';
-import { PLATFORMS } from '@app/contracts';
+import { AppConfig, PLATFORMS_WITH_OWN_APP } from '@app/config';
 import type { RunningPlatformSandbox } from '@app/platform-sandbox';
 import type { LocalState } from './local-environment';
 
@@ -24,7 +23,7 @@ function withSandboxMediaHost(configured: string | undefined, mediaUrl: string):
  */
 function sandboxSignIn(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const apps: NodeJS.ProcessEnv = {};
-  for (const platform of PLATFORMS) {
+  for (const platform of PLATFORMS_WITH_OWN_APP) {
     const prefix = platform.toUpperCase();
     apps[`${prefix}_CLIENT_ID`] = env[`${prefix}_CLIENT_ID`] || `local-${platform}-app`;
     apps[`${prefix}_CLIENT_SECRET`] = env[`${prefix}_CLIENT_SECRET`] || `local-${platform}-secret`;
