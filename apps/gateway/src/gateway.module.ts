@@ -17,6 +17,7 @@ import { ApiKeyGuard } from './auth/api-key.guard';
 import { KeyAuthenticator } from './auth/key-authenticator';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { RequestBounds } from './http/request-bounds';
+import { StorablePathParams } from './validation/storable-path-params';
 import { PostAnswers } from './posts/post-answers';
 import { PostsController } from './posts/posts.controller';
 import { RATE_LIMIT_PROVIDERS } from './rate-limit/rate-limit.providers';
@@ -45,6 +46,7 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
         { provide: PostViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new PostViewsReader(pool) },
         { provide: CommentViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new CommentViewsReader(pool) },
         RequestBounds,
+        StorablePathParams,
         {
           provide: ProjectionWaiter,
           inject: [PG_POOL, AppConfig],
