@@ -23,8 +23,9 @@ const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
  * reachable: AMT 2001:3::/32 and AS112-v6 (2001:4:112::/48, 2620:4f:8000::/48).
  * Everything else it names there is refused: 2001::/23 IETF protocol assignments
  * ('reserved'), documentation 2001:db8::/32 and 3fff::/20 ('reserved'), benchmarking
- * 2001:2::/48, ORCHID 2001:10::/28 and ORCHIDv2 2001:20::/28 and drone tags
- * 2001:30::/28 (identifiers, not locators: RFC 7343 §2 says they are not routable).
+ * 2001:2::/48, deprecated ORCHID 2001:10::/28; and, although the registry marks them
+ * reachable, ORCHIDv2 2001:20::/28 and drone tags 2001:30::/28: they are identifiers,
+ * not locators (RFC 7343 §2: not routable at the IP layer), so no server is there.
  */
 const GLOBAL_IPV6_RANGES = new Set(['unicast', 'amt', 'as112v6']);
 
