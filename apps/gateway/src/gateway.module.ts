@@ -18,6 +18,7 @@ import { KeyAuthenticator } from './auth/key-authenticator';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { RequestBounds } from './http/request-bounds';
 import { MeController } from './me/me.controller';
+import { StorablePathParams } from './validation/storable-path-params';
 import { PostAnswers } from './posts/post-answers';
 import { PostsController } from './posts/posts.controller';
 import { RATE_LIMIT_PROVIDERS } from './rate-limit/rate-limit.providers';
@@ -49,6 +50,7 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
         { provide: PostViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new PostViewsReader(pool) },
         { provide: CommentViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new CommentViewsReader(pool) },
         RequestBounds,
+        StorablePathParams,
         {
           provide: ProjectionWaiter,
           inject: [PG_POOL, AppConfig],
