@@ -28,7 +28,8 @@ const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 2000);
 const PUBLISH_REQUESTS = Number(process.env.BENCH_PUBLISH_REQUESTS ?? 40);
 const PUBLISH_CONCURRENCY = 8;
 const PGBENCH_SECONDS = 10;
-const APPS = FAN_OUT_APPS;
+// The publishNow apps and the webhooks service, which consumes every event (with no endpoint configured here: what it costs for nothing).
+const APPS = [...FAN_OUT_APPS.slice(0, -1), 'webhooks', 'gateway'];
 
 async function main(): Promise<void> {
   // PostgreSQL's own client first, on a server nothing else is using yet.
