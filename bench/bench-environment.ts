@@ -30,6 +30,12 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
+/**
+ * Each app process's pool (BENCH_APP_POOL_SIZE, default 10): the machine's PostgreSQL allows 100
+ * connections, shared with every other engineer's tests, and five apps at 20 each ran out of them.
+ */
+const APP_POOL_SIZE = process.env.BENCH_APP_POOL_SIZE ?? '10';
+
 /** A fresh, migrated database for one bench run. */
 export async function createBenchDatabase(poolSize: number): Promise<BenchDatabase> {
   const name = `bench_${Date.now().toString(36)}`;
@@ -86,7 +92,7 @@ async function startApp(app: string, db: BenchDatabase, namespace: string, env: 
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
   const child = spawn(process.execPath, [...profile, join(__dirname, 'stack-process.js'), app], {
     // The benches measure the service, not its rate limits: one key sends thousands of requests a minute.
-    env: { ...process.env, RATE_LIMIT_GENERAL_PER_MINUTE: '0', ...env, DATABASE_URL: db.url, NATS_URL: natsUrl, NATS_NAMESPACE: namespace, TOKEN_ENCRYPTION_KEY: db.tokenKey, DATABASE_POOL_SIZE: '20' },
+    env: { ...process.env, RATE_LIMIT_GENERAL_PER_MINUTE: '0', ...env, DATABASE_URL: db.url, NATS_URL: natsUrl, NATS_NAMESPACE: namespace, TOKEN_ENCRYPTION_KEY: db.tokenKey, DATABASE_POOL_SIZE: APP_POOL_SIZE },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines: Interface = createInterface({ input: child.stdout! });

@@ -34,7 +34,8 @@ const APPS = [...FAN_OUT_APPS.slice(0, -1), 'webhooks', 'gateway'];
 async function main(): Promise<void> {
   // PostgreSQL's own client first, on a server nothing else is using yet.
   const pgbench: PgbenchFigure | null = (await hasPgbench()) ? await pgbenchInsertRate(CONCURRENCY, PGBENCH_SECONDS) : null;
-  const db = await createBenchDatabase(CONCURRENCY);
+  // The node-pg baseline's pool: at most 16 connections (the machine's server is shared, 100 connections in all).
+  const db = await createBenchDatabase(Math.min(CONCURRENCY, 16));
   const sandbox = await startPlatformSandbox();
   const nats = await BenchNats.start();
   const results: Measured[] = [];
