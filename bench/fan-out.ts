@@ -29,7 +29,8 @@ async function main(): Promise<void> {
     const { key } = await db.store.createKey(workspace.id, ['write', 'publish']);
     const accounts = await connectFanOutAccounts(db, sandbox, workspace.id);
     service = await startService(db, FAN_OUT_APPS, fanOutEnv(sandbox), nats.url);
-    const publish = publishNowTo(service.url, key, accounts);
+    const publishFailures = new Map<string, number>();
+    const publish = publishNowTo(service.url, key, accounts, publishFailures);
     const cpu = new CpuAccounting(service, db.pool, nats);
     await measure('warm-up', 5, 1, publish);
     const { result: [sequential, concurrent], cost } = await cpu.around(REQUESTS * 2 * accounts.length, async () => [
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
       const met = m.p50 / LATENCY_MS <= target ? 'met' : 'NOT met';
       process.stdout.write(`${formatRow(m)}   p50/floor ${(m.p50 / LATENCY_MS).toFixed(2)}x (target ≤ ${target}x: ${met})   p99/floor ${(m.p99 / LATENCY_MS).toFixed(2)}x\n`);
     }
+    if (publishFailures.size > 0) process.stdout.write(`publishNow not published in full: ${JSON.stringify(Object.fromEntries(publishFailures))}\n`);
     process.stdout.write(`\n${formatCost('publishNow account', cost)}\n`);
     reportFigures('fan-out', {
       accounts: accounts.length,

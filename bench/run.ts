@@ -70,18 +70,21 @@ async function main(): Promise<void> {
     });
     const idle = Object.fromEntries(APPS.map((app) => [app, memoryOf(service!.pids[app]).rssMb]));
     for (const app of APPS) resetPeak(service.pids[app]);
+    const refusedDrafts = new Map<number, number>();
     const { result: creates, cost: perDraft } = await cpu.around(CREATES, () =>
       measure(`POST /api/v1/posts draft (c=${CONCURRENCY})`, CREATES, CONCURRENCY, async (i) => {
         const response = await post({ content: `Bench post ${i}`, accounts: ['x:@bench'] });
         await response.arrayBuffer();
-        if (response.status !== 201) throw new Error(`create answered ${response.status}`);
+        // Counted, not fatal: on a loaded machine a draft may outwait the read-your-writes bound (503); the run says how many.
+        if (response.status !== 201) refusedDrafts.set(response.status, (refusedDrafts.get(response.status) ?? 0) + 1);
       }),
     );
     results.push(creates);
     const underLoad = Object.fromEntries(APPS.map((app) => [app, memoryOf(service!.pids[app])]));
 
     // publishNow to ten accounts whose platform takes PUBLISH_LATENCY_MS a publish.
-    const publish = publishNowTo(service.url, key, fanOutAccounts);
+    const publishFailures = new Map<string, number>();
+    const publish = publishNowTo(service.url, key, fanOutAccounts, publishFailures);
     await measure('warm-up', 5, 1, publish);
     const { result: publishes, cost: perPublishAccount } = await cpu.around(PUBLISH_REQUESTS * 2 * fanOutAccounts.length, async () => [
       await measure(`publishNow to ${fanOutAccounts.length} accounts (c=1)`, PUBLISH_REQUESTS, 1, publish),
@@ -120,7 +123,9 @@ async function main(): Promise<void> {
     if (pgbench) process.stdout.write(`${'baseline: pgbench single-row INSERT'.padEnd(44)} ${'-'.padStart(7)} ${pgbench.perSecond.toFixed(0).padStart(9)}/s   (c=${pgbench.clients}, ${pgbench.seconds} s)\n`);
     const percentOf = (rate: number) => ((creates.perSecond / rate) * 100).toFixed(1);
     process.stdout.write(`\nend-to-end draft creation / node-pg insert throughput: ${percentOf(baseline.perSecond)}%\n`);
+    if (refusedDrafts.size > 0) process.stdout.write(`drafts not answered 201: ${JSON.stringify(Object.fromEntries(refusedDrafts))}\n`);
     process.stdout.write(`end-to-end draft creation / pgbench insert throughput: ${pgbench ? `${percentOf(pgbench.perSecond)}%` : 'pgbench is not on the PATH'}\n`);
+    if (publishFailures.size > 0) process.stdout.write(`publishNow not published in full: ${JSON.stringify(Object.fromEntries(publishFailures))}\n`);
     for (const m of publishes) process.stdout.write(`${m.name}: p50 ${(m.p50 / PUBLISH_LATENCY_MS).toFixed(2)}x the ${PUBLISH_LATENCY_MS} ms floor\n`);
     process.stdout.write(`\n${formatCost('draft', perDraft)}\n\n${formatCost('publishNow account', perPublishAccount)}\n`);
     process.stdout.write(`\n${'app'.padEnd(12)} ${'RSS idle'.padStart(10)} ${'RSS after creates'.padStart(18)} ${'peak under creates'.padStart(19)}\n`);
@@ -130,7 +135,7 @@ async function main(): Promise<void> {
     reportFigures('posts', {
       pgbenchInsertPerSecond: pgbench?.perSecond ?? null,
       nodeInsertPerSecond: baseline.perSecond,
-      creates: { perSecond: creates.perSecond, p50Ms: creates.p50, p99Ms: creates.p99, concurrency: CONCURRENCY },
+      creates: { perSecond: creates.perSecond, p50Ms: creates.p50, p99Ms: creates.p99, concurrency: CONCURRENCY, notCreated: Object.fromEntries(refusedDrafts) },
       createsOverPgbench: pgbench ? creates.perSecond / pgbench.perSecond : null,
       createsOverNodeInsert: creates.perSecond / baseline.perSecond,
       publishNow: publishes.map((m) => ({ name: m.name, count: m.count, p50Ms: m.p50, p99Ms: m.p99, p50OverFloor: m.p50 / PUBLISH_LATENCY_MS })),
