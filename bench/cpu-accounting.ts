@@ -34,6 +34,8 @@ export interface CostPerOperation {
   natsMessagesSent: number;
   natsMessagesSentByApp: Record<string, number>;
   natsServerMessages: number | null;
+  /** Per operation, by the statement's first words and app (BENCH_SQL_BY_STATEMENT=1 only). */
+  sqlByStatement?: Record<string, number>;
 }
 
 /**
@@ -109,7 +111,20 @@ function costBetween(before: Sample, after: Sample, operations: number): CostPer
     natsMessagesSent: Object.values(natsMessagesSentByApp).reduce((a, b) => a + b, 0),
     natsMessagesSentByApp,
     natsServerMessages: traffic,
+    sqlByStatement: statementsBetween(before.counters, after.counters, operations),
   };
+}
+
+function statementsBetween(before: Record<string, AppCounters>, after: Record<string, AppCounters>, operations: number): Record<string, number> | undefined {
+  if (!Object.values(after).some((c) => c.sqlByStatement)) return undefined;
+  const per: Record<string, number> = {};
+  for (const [app, counters] of Object.entries(after)) {
+    for (const [text, count] of Object.entries(counters.sqlByStatement ?? {})) {
+      const delta = (count - (before[app].sqlByStatement?.[text] ?? 0)) / operations;
+      if (delta > 0.005) per[`${app}: ${text}`] = Math.round(delta * 1000) / 1000;
+    }
+  }
+  return Object.fromEntries(Object.entries(per).sort(([, a], [, b]) => b - a));
 }
 
 /** The cost as a few lines of text, for the bench's table. */
@@ -122,5 +137,6 @@ export function formatCost(label: string, cost: CostPerOperation): string {
     `CPU per ${label} (ms, over ${cost.operations}): all ${ms(cost.cpuMs.total)} = apps ${ms(cost.cpuMs.appsTotal)} (${apps}) + PostgreSQL ${ms(cost.cpuMs.postgres)} + nats-server ${ms(cost.cpuMs.nats)}`,
     `SQL per ${label}: ${cost.sqlStatements.toFixed(2)} statements (${sqlByApp}), ${cost.transactions.toFixed(2)} transactions, ${cost.rowsWritten.toFixed(2)} rows written`,
     `NATS per ${label}: ${cost.natsMessagesSent.toFixed(2)} messages sent by the apps (${natsByApp}), ${cost.natsServerMessages === null ? '-' : cost.natsServerMessages.toFixed(2)} in + out at the server`,
+    ...(cost.sqlByStatement ? Object.entries(cost.sqlByStatement).map(([text, value]) => `  ${value.toFixed(3)}  ${text}`) : []),
   ].join('\n');
 }

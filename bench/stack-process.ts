@@ -4,7 +4,7 @@ import { NatsConnection } from 'nats';
 import { AppConfig } from '@app/config';
 import { NATS_CONNECTION } from '@app/messaging';
 import { AppName, InProcessStack } from '../tools/local/in-process-stack';
-import { AppCounters, countSqlStatements } from './app-counters';
+import { AppCounters, countSqlStatements, sqlByStatement } from './app-counters';
 import { runScript } from './run-script';
 
 /**
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const connections = [...stack.apps.values()].map((app) => app.get<symbol, NatsConnection>(NATS_CONNECTION, { strict: false }));
   createInterface({ input: process.stdin }).on('line', (line) => {
     if (line !== 'counters') return;
-    const counters: AppCounters = { sqlStatements: sqlStatements(), natsInMsgs: 0, natsOutMsgs: 0 };
+    const counters: AppCounters = { sqlStatements: sqlStatements(), sqlByStatement: sqlByStatement(), natsInMsgs: 0, natsOutMsgs: 0 };
     for (const nc of new Set(connections)) {
       const stats = nc.stats();
       counters.natsInMsgs += stats.inMsgs;
