@@ -3,11 +3,11 @@ import { NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { AppConfig } from '@app/config';
 import { Subjects } from '@app/contracts';
-import { inTransaction, PG_POOL } from '@app/database';
+import { inTransactionIfNeeded, PG_POOL } from '@app/database';
 import { RELAY_CHECKPOINT, relayToJetStream } from '@app/event-relay';
 import { CheckpointStore, EVENT_STORE, EventStore, FeedProcessor, formatPosition, RecordedEvent } from '@app/event-store';
 import { ensureEventStream, NATS_CONNECTION } from '@app/messaging';
-import { notifyProjectionAdvanced } from '@app/read-models';
+import { notifyProjectionAdvancedWith } from '@app/read-models';
 import { ReadModel } from './read-model';
 import { READ_MODELS } from './read-models';
 
@@ -43,13 +43,17 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
     await Promise.all(this.processors.map((p) => p.stop()));
   }
 
-  /** One transaction per batch: the rows and the checkpoint commit together, then waiters are told. */
+  /**
+   * One transaction per batch: the rows and the checkpoint commit together, and waiters are told when
+   * it commits (the checkpoint and the notification in one statement). A batch with nothing for the
+   * model (no statement of its own) moves the checkpoint in that one statement alone.
+   */
   private project(model: ReadModel, events: RecordedEvent[], checkpoints: CheckpointStore): Promise<void> {
     const position = events[events.length - 1].position;
-    return inTransaction(this.pool, async (client) => {
-      await model.project(client, events, model.tables, (streamId) => this.store.readStream(streamId));
-      await checkpoints.save(model.name, position, client);
-      await notifyProjectionAdvanced(client, model.name, formatPosition(position));
-    });
+    return inTransactionIfNeeded(
+      this.pool,
+      (client) => model.project(client, events, model.tables, (streamId) => this.store.readStream(streamId)),
+      (client) => checkpoints.save(model.name, position, client, notifyProjectionAdvancedWith(model.name, formatPosition(position))),
+    );
   }
 }

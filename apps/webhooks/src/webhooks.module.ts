@@ -1,12 +1,13 @@
 import { DynamicModule, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Pool } from 'pg';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { AccountsModule } from '@app/accounts';
-import { DatabaseModule } from '@app/database';
+import { DatabaseModule, PG_POOL } from '@app/database';
 import { EVENT_STORE, EventStore, EventStoreModule, EventStoreReadiness } from '@app/event-store';
 import { HealthModule, readinessChecks } from '@app/health';
 import { MessagingModule } from '@app/messaging';
 import { ObservabilityModule } from '@app/observability';
-import { WebhookDeliveryStore, WebhookDispatcher, WebhookEndpointStore, WebhookFanout, WebhookStoresModule, WebhookTarget } from '@app/webhooks';
+import { WebhookDeliveryStore, WebhookDispatcher, WebhookEndpointStore, WebhookFanout, WebhookStoresModule, WebhookTarget, WorkspacesWithEndpoints } from '@app/webhooks';
 import { DeliveriesWorker } from './delivery/deliveries.worker';
 import { WebhookEndpointsHandler } from './endpoints/webhook-endpoints.handler';
 import { WebhooksCommandsServer } from './webhooks-commands.server';
@@ -37,10 +38,12 @@ export class WebhooksModule implements OnApplicationShutdown {
               maxEndpointsInFlight: config.webhookMaxEndpointsInFlight,
             }),
         },
+        { provide: WorkspacesWithEndpoints, inject: [PG_POOL], useFactory: (pool: Pool) => new WorkspacesWithEndpoints(pool, config.databaseUrl) },
         {
           provide: WebhookFanout,
-          inject: [WebhookEndpointStore, WebhookDeliveryStore, EVENT_STORE],
-          useFactory: (endpoints: WebhookEndpointStore, deliveries: WebhookDeliveryStore, events: EventStore) => new WebhookFanout(endpoints, deliveries, events, () => config.now()),
+          inject: [WebhookEndpointStore, WebhookDeliveryStore, EVENT_STORE, WorkspacesWithEndpoints],
+          useFactory: (endpoints: WebhookEndpointStore, deliveries: WebhookDeliveryStore, events: EventStore, presence: WorkspacesWithEndpoints) =>
+            new WebhookFanout(endpoints, deliveries, events, () => config.now(), presence),
         },
         DeliveriesWorker,
         WebhookEndpointsHandler,

@@ -3,3 +3,4 @@ export * from './pool';
 export * from './database.module';
 export * from './transaction';
 export * from './unavailable';
+export * from './same-moment-reads';

@@ -10,12 +10,25 @@ export class CheckpointStore {
     return rows[0] ? parsePosition(rows[0].position) : START;
   }
 
-  /** Saves inside the caller's transaction when given one, so state and checkpoint commit together. */
-  async save(name: string, position: GlobalPosition, client: Pool | PoolClient = this.pool): Promise<void> {
+  /**
+   * Saves inside the caller's transaction when given one, so state and checkpoint commit together.
+   * `notify` (a channel and payload) is sent in the same statement: delivered when it commits.
+   */
+  async save(name: string, position: GlobalPosition, client: Pool | PoolClient = this.pool, notify?: { channel: string; payload: string }): Promise<void> {
+    if (!notify) {
+      await client.query(
+        `INSERT INTO checkpoints (name, position) VALUES ($1, $2)
+         ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = now()`,
+        [name, formatPosition(position)],
+      );
+      return;
+    }
     await client.query(
-      `INSERT INTO checkpoints (name, position) VALUES ($1, $2)
-       ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = now()`,
-      [name, formatPosition(position)],
+      `WITH saved AS (
+         INSERT INTO checkpoints (name, position) VALUES ($1, $2)
+         ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = now() RETURNING 1)
+       SELECT pg_notify($3, $4) FROM saved`,
+      [name, formatPosition(position), notify.channel, notify.payload],
     );
   }
 }

@@ -4,7 +4,7 @@ import type { Decider } from '@app/decider';
 import { createTestDatabase, TestDatabase } from '@app/testing';
 import { toNewEvents } from './aggregate-stream';
 import { CommandRunner, MAX_CONFLICT_RETRIES } from './command-runner';
-import { ExpectedRevision, NewEvent, RecordedEvent } from './event-store.port';
+import { ExpectedRevision, NewEvent, RecordedEvent, StreamAppend } from './event-store.port';
 import { PostgresEventStore } from './postgres-event-store';
 
 /** A counter: the smallest aggregate whose decisions depend on its state (the next value is the current one plus `by`). */
@@ -29,6 +29,13 @@ class RacedStore extends PostgresEventStore {
   races = 0;
   appends = 0;
   reads = 0;
+  /** The streams of each multi-stream append (group commit), in order. */
+  groups: number[] = [];
+
+  override async appendMany(appends: StreamAppend[]) {
+    this.groups.push(appends.length);
+    return super.appendMany(appends);
+  }
 
   override async append(streamId: string, events: NewEvent[], expected: ExpectedRevision) {
     this.appends++;
@@ -223,5 +230,59 @@ describe('CommandRunner (load, decide, append with retry, over the PostgreSQL ev
     const events = await stored(id);
     expect(events).toHaveLength(MAX_CONFLICT_RETRIES + 1);
     expect(events.every(([, requestId]) => requestId === 'the-winner')).toBe(true);
+  });
+
+  describe('group commit: the batches of different streams ready together', () => {
+    it('are appended in one statement, each stream checked on its own', async () => {
+      const ids = Array.from({ length: 20 }, () => randomUUID());
+      store.groups = [];
+      const outcomes = await Promise.all(ids.map((id, i) => runner.run(id, increment(i + 1, { fresh: true }))));
+      expect(store.groups).toEqual([20]);
+      expect(outcomes.map((outcome) => outcome.events[0].data.to)).toEqual(ids.map((_, i) => i + 1));
+      // Each its own position: the global feed has them in the order given.
+      expect(new Set(outcomes.map((outcome) => outcome.position)).size).toBe(20);
+      for (const [i, id] of ids.entries()) expect(await stored(id)).toEqual([[{ to: i + 1 }, `req-${i + 1}`]]);
+    });
+
+    it('a stream refused in the statement is decided again on what the other process wrote, and its neighbours are not failed by it', async () => {
+      const raced = randomUUID();
+      await runner.run(raced, increment(1));
+      await counterRunner().run(raced, increment(10)); // another replica: this runner's remembered revision is stale
+      const neighbours = Array.from({ length: 5 }, () => randomUUID());
+      store.groups = [];
+      const [racedOutcome, ...neighbourOutcomes] = await Promise.all([runner.run(raced, increment(5)), ...neighbours.map((id) => runner.run(id, increment(2, { fresh: true })))]);
+      expect(store.groups[0]).toBe(6);
+      expect(racedOutcome.events).toEqual([{ type: 'Incremented', data: { to: 16 } }]);
+      expect(neighbourOutcomes.every((outcome) => outcome.events[0].data.to === 2)).toBe(true);
+      expect(await stored(raced)).toEqual([
+        [{ to: 1 }, 'req-1'],
+        [{ to: 11 }, 'req-10'],
+        [{ to: 16 }, 'req-5'],
+      ]);
+      for (const id of neighbours) expect(await stored(id)).toEqual([[{ to: 2 }, 'req-2']]);
+    });
+
+    it('a statement that fails as a whole is tried again for each stream alone: one bad event fails only its own command', async () => {
+      // PostgreSQL's jsonb refuses \u0000 in a string: the statement carrying this event fails and writes nothing.
+      const poisonRunner = new CommandRunner({
+        store,
+        decider: counterDecider,
+        streamId: (id) => `counter-${id}`,
+        toNewEvents: (events, state, requestId) =>
+          toNewEvents(events, { workspaceId: 'w-1', version: 1, requestId }).map((event) => (state.count === 13 ? { ...event, data: { to: 13, note: 'bad \u0000' } } : event)),
+        now: () => new Date('2026-01-01T00:00:00Z'),
+        aggregate: 'counter',
+      });
+      const poisoned = randomUUID();
+      const neighbours = Array.from({ length: 3 }, () => randomUUID());
+      const [poisonOutcome, ...neighbourOutcomes] = await Promise.allSettled([
+        poisonRunner.run(poisoned, increment(13, { fresh: true })),
+        ...neighbours.map((id) => poisonRunner.run(id, increment(3, { fresh: true }))),
+      ]);
+      expect(poisonOutcome.status).toBe('rejected');
+      expect(neighbourOutcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+      expect(await stored(poisoned)).toEqual([]);
+      for (const id of neighbours) expect(await stored(id)).toEqual([[{ to: 3 }, 'req-3']]);
+    });
   });
 });

@@ -1,8 +1,9 @@
 import { DomainError, formatPosition } from '@app/contracts';
 import type { Decider } from '@app/decider';
 import { DomainEvent, LoadedAggregate, loadAggregate } from './aggregate-stream';
+import { AppendBatcher } from './append-batcher';
 import { KnownStream, StreamCache } from './command-runner-cache';
-import { EventStore, NewEvent, WrongExpectedRevisionError } from './event-store.port';
+import { AppendResult, EventStore, NewEvent, refusalAsOutcome, StreamAppend, StreamAppendOutcome, WrongExpectedRevisionError } from './event-store.port';
 
 /**
  * How many times a command is decided again after losing an append race before
@@ -73,12 +74,23 @@ type Decided<C, E, S> = { pending: Pending<C, E, S>; events: E[] } | { pending: 
  * (StreamCache), so the next command on that stream appends without reading it
  * first; a stale entry costs one refused append and a read, never a wrong
  * decision, since only an accepted append proves the state it was decided on.
+ *
+ * Group commit: the batches of different streams ready in the same moment
+ * (commands arriving together, each on its own post) are appended in one
+ * statement (AppendBatcher → EventStore.appendMany), each stream still checked
+ * against its own expected revision; a stream's refusal is its own outcome and
+ * never fails its neighbours. A statement that fails as a whole (it wrote
+ * nothing) is tried again for each stream alone, so one stream's bad event is
+ * not its neighbours' failure.
  */
 export class CommandRunner<C, E extends DomainEvent, S> {
   private readonly queues = new Map<string, Array<Pending<C, E, S>>>();
   private readonly cache = new StreamCache<S>();
+  private readonly appends: AppendBatcher;
 
-  constructor(private readonly options: CommandRunnerOptions<C, E, S>) {}
+  constructor(private readonly options: CommandRunnerOptions<C, E, S>) {
+    this.appends = new AppendBatcher(options.store);
+  }
 
   /** The aggregate as its stream leaves it now. */
   load(id: string): Promise<LoadedAggregate<S>> {
@@ -110,7 +122,7 @@ export class CommandRunner<C, E extends DomainEvent, S> {
   }
 
   private async runBatch(id: string, batch: Array<Pending<C, E, S>>): Promise<void> {
-    const { store, decider, streamId, toNewEvents, now, aggregate } = this.options;
+    const { decider, streamId, toNewEvents, now, aggregate } = this.options;
     let cached = this.cache.take(id);
     // A fresh id needs no read: the append's no_stream check catches the impossible collision.
     let fresh = batch.every((pending) => pending.command.fresh);
@@ -133,7 +145,7 @@ export class CommandRunner<C, E extends DomainEvent, S> {
       let known = loaded;
       if (toAppend.length > 0) {
         try {
-          const appended = await store.append(streamId(id), toAppend, loaded.expected);
+          const appended = await this.append({ streamId: streamId(id), events: toAppend, expected: loaded.expected });
           known = { state, expected: appended.revision, position: formatPosition(appended.position) };
         } catch (error) {
           if (!(error instanceof WrongExpectedRevisionError)) throw error;
@@ -157,6 +169,19 @@ export class CommandRunner<C, E extends DomainEvent, S> {
       }
       return;
     }
+  }
+
+  /** Appends with the other streams' batches of the moment; a refusal is thrown as WrongExpectedRevisionError, as EventStore.append does. */
+  private async append(append: StreamAppend): Promise<AppendResult> {
+    let outcome: StreamAppendOutcome;
+    try {
+      outcome = await this.appends.append(append);
+    } catch {
+      // The shared statement wrote nothing: this stream alone, so that a neighbour's fault is not its own.
+      outcome = await this.options.store.append(append.streamId, append.events, append.expected).catch(refusalAsOutcome);
+    }
+    if (outcome instanceof WrongExpectedRevisionError) throw outcome;
+    return outcome;
   }
 
   /** The stream as it is now, read in full. */

@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import { CommandName, CommandPayload, CommandReply, CommandResult, DomainError, ErrorCode, Subjects } from '@app/contracts';
 import { isDatabaseUnavailable } from '@app/database';
 import { commandsHandled, currentRequestId, extractTraceContext, injectTraceContext, REQUEST_ID_HEADER, runInRequestContext } from '@app/observability';
-import { headers as natsHeaders, JSONCodec, NatsConnection, Subscription, ErrorCode as NatsErrorCode, NatsError } from 'nats';
+import { headers as natsHeaders, JSONCodec, Msg, NatsConnection, Subscription, ErrorCode as NatsErrorCode, NatsError } from 'nats';
+import { TurnCork } from './turn-cork';
 
 const codec = JSONCodec();
 
@@ -13,6 +14,9 @@ export { REQUEST_ID_HEADER };
  * The name decides the payload's and the answer's types (CommandMap in contracts).
  */
 export class CommandClient {
+  /** The commands of one event-loop turn leave in one socket write. */
+  private readonly cork = new TurnCork();
+
   constructor(
     private readonly nc: NatsConnection,
     private readonly subjects: Subjects,
@@ -26,7 +30,10 @@ export class CommandClient {
     injectTraceContext(h);
     let reply: CommandReply<CommandResult<N>>;
     try {
-      const msg = await this.nc.request(this.subjects.command(name), codec.encode(payload), { timeout: this.timeoutMs, headers: h });
+      const data = codec.encode(payload);
+      const msg = await new Promise<Msg>((resolve, reject) =>
+        this.cork.run(() => this.nc.request(this.subjects.command(name), data, { timeout: this.timeoutMs, headers: h }).then(resolve, reject)),
+      );
       // The handler of `name` answers CommandResult<N>: serveCommands holds it to the same map.
       reply = codec.decode(msg.data) as CommandReply<CommandResult<N>>;
     } catch (error) {
@@ -71,6 +78,8 @@ export function serveCommands(
   onError: (error: unknown, name: CommandName) => void,
 ): Subscription[] {
   const logger = new Logger(`Commands:${queue}`);
+  // The replies of one event-loop turn (the commands one group commit settled) leave in one socket write.
+  const cork = new TurnCork();
   // Each handler was typed against its own name's payload when the map was built; the
   // payload decoded here is what a CommandClient sent for that name (typed by the same map).
   const served = Object.entries(handlers) as Array<[CommandName, AnyCommandHandler]>;
@@ -99,7 +108,8 @@ export function serveCommands(
                 : { ok: false, error: { code: 'internal_error', message: 'the command failed unexpectedly' } };
             }
           }
-          msg.respond(codec.encode(reply));
+          const answer = codec.encode(reply);
+          cork.run(() => msg.respond(answer));
           commandsHandled.inc({ command: name, outcome });
           const durationMs = Math.round((performance.now() - started) * 10) / 10;
           logger.log({ msg: `${name} ${outcome} ${durationMs}ms`, command: name, outcome, durationMs });

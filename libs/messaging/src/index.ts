@@ -4,3 +4,4 @@ export * from './event-stream';
 export * from './messaging.module';
 export * from './event-consumer';
 export * from './commands-server';
+export * from './turn-cork';

@@ -54,3 +54,58 @@ describe('ProjectionWaiter.waitUntil', () => {
     expect(checks).toBe(3);
   });
 });
+
+describe('ProjectionWaiter.waitFor', () => {
+  const PROJECTION = 'post_views';
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(() => db.drop());
+
+  /** A waiter whose pool counts the checkpoint polls it sends. */
+  const countingWaiter = (polls: { count: number }) => {
+    const pool = Object.create(db.pool) as typeof db.pool;
+    (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      if (String(args[0]).includes('FROM checkpoints')) polls.count++;
+      return (db.pool.query as (...a: unknown[]) => unknown).apply(db.pool, args);
+    };
+    return new ProjectionWaiter(pool, db.url, PROJECTION, 20);
+  };
+
+  it('is woken by the position the projector notifies, without polling while it listens', async () => {
+    const polls = { count: 0 };
+    const waiter = countingWaiter(polls);
+    await waiter.start();
+    try {
+      const pollsAtStart = polls.count;
+      const waited = waiter.waitFor('200:1', 5_000);
+      await new Promise((resolve) => setTimeout(resolve, 300)); // fifteen poll intervals
+      const client = await db.pool.connect();
+      await notifyProjectionAdvanced(client, PROJECTION, '200:1').finally(() => client.release());
+      expect(await waited).toBe(true);
+      expect(polls.count).toBe(pollsAtStart);
+    } finally {
+      await waiter.stop();
+    }
+  });
+
+  it('polls the checkpoint while its listening connection is down, so waiters still move', async () => {
+    const polls = { count: 0 };
+    const waiter = countingWaiter(polls);
+    await waiter.start();
+    try {
+      await db.pool.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN %'`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the listener's connection error arrives
+      const waited = waiter.waitFor('300:1', 5_000);
+      await db.pool.query(`INSERT INTO checkpoints (name, position) VALUES ($1, '300:1') ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position`, [PROJECTION]);
+      expect(await waited).toBe(true);
+      expect(polls.count).toBeGreaterThan(0);
+    } finally {
+      await waiter.stop();
+    }
+  });
+});

@@ -6,7 +6,13 @@ export const PROJECTION_CHANNEL = 'projection_advanced';
 
 /** Tells ProjectionWaiters (in any process) that `projection` reached `position`; delivered when the caller's transaction commits. */
 export async function notifyProjectionAdvanced(client: PoolClient, projection: string, position: string): Promise<void> {
-  await client.query('SELECT pg_notify($1, $2)', [PROJECTION_CHANNEL, `${projection} ${position}`]);
+  const { channel, payload } = notifyProjectionAdvancedWith(projection, position);
+  await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
+}
+
+/** The notification notifyProjectionAdvanced sends, for a statement that sends it itself (CheckpointStore.save's `notify`). */
+export function notifyProjectionAdvancedWith(projection: string, position: string): { channel: string; payload: string } {
+  return { channel: PROJECTION_CHANNEL, payload: `${projection} ${position}` };
 }
 
 function isAtOrPast(checkpoint: string, position: string): boolean {
@@ -15,8 +21,11 @@ function isAtOrPast(checkpoint: string, position: string): boolean {
 
 /**
  * Read-your-writes for the HTTP API: waits until a projection's checkpoint has
- * passed a write's position. Woken by the projector's NOTIFY; a slow poll of
- * the checkpoint covers a lost notification or a dropped listener.
+ * passed a write's position. Woken by the position the projector's NOTIFY
+ * carries, never polled while the listening connection is up (a notification
+ * on a live connection is not lost: it is sent when the checkpoint commits).
+ * Only while that connection is down does a poll of the checkpoint keep the
+ * waiters moving.
  */
 export class ProjectionWaiter {
   private listener: Client | null = null;
@@ -36,6 +45,7 @@ export class ProjectionWaiter {
     const client = new Client({ connectionString: this.databaseUrl });
     client.on('error', () => {
       this.listener = null; // the poll keeps waiters moving; the next start() reconnects
+      if (this.waiters.size > 0) this.pollWhileNotListening();
     });
     client.on('notification', (message) => {
       const [projection, position] = (message.payload ?? '').split(' ');
@@ -75,8 +85,12 @@ export class ProjectionWaiter {
       };
       const timer = setTimeout(() => waiter.resolve(false), timeoutMs);
       this.waiters.add(waiter);
-      this.poller ??= setInterval(() => void this.poll().catch(() => undefined), this.pollIntervalMs);
+      if (!this.listener) this.pollWhileNotListening();
     });
+  }
+
+  private pollWhileNotListening(): void {
+    this.poller ??= setInterval(() => void this.poll().catch(() => undefined), this.pollIntervalMs);
   }
 
   /**
@@ -114,8 +128,8 @@ export class ProjectionWaiter {
           });
       };
       const timer = setTimeout(() => finish(false), timeoutMs);
-      // Notifications can be lost; a slow re-check keeps the wait honest.
-      const fallback = setInterval(watcher, this.pollIntervalMs * 5);
+      // Without a listening connection no advance is heard: a slow re-check keeps the wait honest.
+      const fallback = setInterval(() => this.listener || watcher(), this.pollIntervalMs * 5);
       this.watchers.add(watcher);
     });
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { TokenCipher } from '@app/accounts';
 import { WebhookEndpointView, WebhookEventType } from '@app/contracts';
+import { ENDPOINTS_CHANGED_CHANNEL } from './workspaces-with-endpoints';
 
 /** How long a rotated-out secret keeps signing beside the new one (issue 14: 24 hours). */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60_000;
@@ -67,10 +68,13 @@ export class WebhookEndpointStore {
 
   async create(workspaceId: string, fields: { url: string; events: WebhookEventType[]; description: string | null }, secret: string, now: Date): Promise<WebhookEndpoint> {
     const id = `whep_${randomUUID().replace(/-/g, '')}`;
+    // The NOTIFY goes out when the insert commits: every replica's WorkspacesWithEndpoints learns of the workspace before the caller does.
     const { rows } = await this.pool.query<EndpointRow>(
-      `INSERT INTO webhook_endpoints (id, workspace_id, url, events, description, secret_sealed, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${COLUMNS}`,
-      [id, workspaceId, fields.url, fields.events, fields.description, this.cipher.encrypt(secret, id), now],
+      `WITH written AS (
+         INSERT INTO webhook_endpoints (id, workspace_id, url, events, description, secret_sealed, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${COLUMNS})
+       SELECT written.*, pg_notify($8, written.workspace_id::text) FROM written`,
+      [id, workspaceId, fields.url, fields.events, fields.description, this.cipher.encrypt(secret, id), now, ENDPOINTS_CHANGED_CHANNEL],
     );
     return toEndpoint(rows[0]);
   }
@@ -94,8 +98,9 @@ export class WebhookEndpointStore {
   async update(workspaceId: string, id: string, changes: EndpointChanges, now: Date): Promise<WebhookEndpoint | null> {
     const enabling = changes.enabled === true;
     const disabling = changes.enabled === false;
+    // Enabled again, or subscribed to more: announced as a creation is (WorkspacesWithEndpoints).
     const { rows } = await this.pool.query<EndpointRow>(
-      `UPDATE webhook_endpoints SET
+      `WITH written AS (UPDATE webhook_endpoints SET
          url = COALESCE($3, url),
          events = COALESCE($4, events),
          description = CASE WHEN $5 THEN $6 ELSE description END,
@@ -103,8 +108,9 @@ export class WebhookEndpointStore {
          disabled_reason = CASE WHEN $8 THEN NULL WHEN $9 THEN 'client' ELSE disabled_reason END,
          failing_since = CASE WHEN $8 THEN NULL ELSE failing_since END,
          updated_at = $10
-       WHERE workspace_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-      [workspaceId, id, changes.url ?? null, changes.events ?? null, 'description' in changes, changes.description ?? null, changes.enabled ?? null, enabling, disabling, now],
+       WHERE workspace_id = $1 AND id = $2 RETURNING ${COLUMNS})
+       SELECT written.*, pg_notify($11, written.workspace_id::text) FROM written`,
+      [workspaceId, id, changes.url ?? null, changes.events ?? null, 'description' in changes, changes.description ?? null, changes.enabled ?? null, enabling, disabling, now, ENDPOINTS_CHANGED_CHANNEL],
     );
     return rows[0] ? toEndpoint(rows[0]) : null;
   }

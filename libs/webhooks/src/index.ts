@@ -8,3 +8,4 @@ export * from './delivery-log-page';
 export * from './webhook-dispatcher';
 export * from './webhook-fanout';
 export * from './webhooks-stores.module';
+export * from './workspaces-with-endpoints';

@@ -4,6 +4,7 @@ import { QueueOutcome, WebhookDeliveryStore } from './delivery-store';
 import { WebhookEndpoint, WebhookEndpointStore } from './endpoint-store';
 import { RETRY_WINDOW_MS } from './retry-schedule';
 import { needsStreamHistory, payloadOf, WebhookEvent, webhookEventOf } from './webhook-events';
+import { ASK_EVERY_TIME, EndpointPresence, SKIPPED_MEMORY_MAX, SKIPPED_MEMORY_MS } from './workspaces-with-endpoints';
 
 const REPLAY_BATCH = 500;
 
@@ -13,26 +14,71 @@ const REPLAY_BATCH = 500;
  * position or since a time, read from the event store itself). Both queue the
  * same payload under the same webhook-id, so a replay never duplicates what was
  * delivered and fills in what was not.
+ *
+ * An event of a workspace that has no endpoint (`presence`, in memory) is
+ * skipped without a query, and remembered for SKIPPED_MEMORY_MS: if the
+ * workspace turns out to have gained one meanwhile (takeSkipped), it is taken
+ * again, in the order of the live events (one at a time with them).
  */
 export class WebhookFanout {
+  /** The live events skipped lately, oldest first. */
+  private skipped: Array<{ event: EventEnvelope; at: number }> = [];
+  /** Live takes and re-takes, one at a time: an endpoint's deliveries are queued in store order. */
+  private serial: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly endpoints: WebhookEndpointStore,
     private readonly deliveries: WebhookDeliveryStore,
     private readonly events: EventStore,
     private readonly now: () => Date,
+    private readonly presence: EndpointPresence = ASK_EVERY_TIME,
   ) {}
 
   /** Queues one consumed event for every subscribed endpoint of its workspace; returns how many deliveries were queued. */
-  async take(event: EventEnvelope): Promise<number> {
+  take(event: EventEnvelope): Promise<number> {
+    return this.inTurn(() => this.takeNow(event));
+  }
+
+  /** Takes again the events of `workspaceId` skipped lately (it has an endpoint now); returns how many deliveries were queued. */
+  takeSkipped(workspaceId: string): Promise<number> {
+    return this.inTurn(async () => {
+      const mine = this.skipped.filter((s) => s.event.workspaceId === workspaceId);
+      if (mine.length === 0) return 0;
+      this.skipped = this.skipped.filter((s) => s.event.workspaceId !== workspaceId);
+      let queued = 0;
+      for (const { event } of mine) queued += await this.takeNow(event);
+      return queued;
+    });
+  }
+
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const turn = this.serial.then(work);
+    this.serial = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async takeNow(event: EventEnvelope): Promise<number> {
     // The type never depends on the stream's history, only the payload does: read it only for a subscribed type.
     const type = webhookEventOf(event)?.type;
     if (!type) return 0;
+    if (!this.presence.mayHaveEndpoints(event.workspaceId)) {
+      this.remember(event);
+      return 0;
+    }
     const subscribers = await this.endpoints.subscribers(event.workspaceId, type);
     if (subscribers.length === 0) return 0;
     const webhookEvent = await this.webhookEvent(event);
     let queued = 0;
     for (const endpoint of subscribers) if ((await this.queue(endpoint, event, webhookEvent, false)) === 'queued') queued++;
     return queued;
+  }
+
+  private remember(event: EventEnvelope): void {
+    const now = Date.now();
+    this.skipped.push({ event, at: now });
+    let expired = 0;
+    while (expired < this.skipped.length && (this.skipped[expired].at < now - SKIPPED_MEMORY_MS || this.skipped.length - expired > SKIPPED_MEMORY_MAX)) expired++;
+    if (expired > 0) this.skipped.splice(0, expired);
   }
 
   /** The event's webhook event, with its stream read up to and including it where the payload needs it (what the stream said then, replayed or not). */

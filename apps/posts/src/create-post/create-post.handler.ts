@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { v5 as uuidv5, v7 as uuidv7 } from 'uuid';
 import { CreatePostCommand, PostCommandReply } from '@app/contracts';
-import { AccountStore } from '@app/accounts';
+import { Account, AccountStore } from '@app/accounts';
+import { SameMomentReads } from '@app/database';
 import { PostCommandRunner } from '../domain/post-command-runner';
 import { resolveAccountRefs } from './resolve-account-refs';
 
@@ -27,16 +28,21 @@ function requestHash(body: unknown): string {
  */
 @Injectable()
 export class CreatePostHandler {
+  /** The workspace's accounts, read once for the creates of one moment in that workspace (each read after its command arrived). */
+  private readonly workspaceAccounts: SameMomentReads<string, Account[]>;
+
   constructor(
     private readonly runner: PostCommandRunner,
-    private readonly accounts: AccountStore,
-  ) {}
+    accounts: AccountStore,
+  ) {
+    this.workspaceAccounts = new SameMomentReads(async (workspaceIds) => new Map(await Promise.all(workspaceIds.map(async (id) => [id, await accounts.list(id)] as const))));
+  }
 
   async handle(command: CreatePostCommand, requestId: string | undefined): Promise<PostCommandReply> {
     const key = command.idempotencyKey;
     const postId = key ? uuidv5(`${command.workspaceId}\n${key}`, IDEMPOTENT_POST_NAMESPACE) : uuidv7();
     const idempotency = key ? { key, requestHash: requestHash(command.body) } : null;
-    const workspaceAccounts = await this.accounts.list(command.workspaceId);
+    const workspaceAccounts = (await this.workspaceAccounts.get(command.workspaceId)) ?? [];
     const result = await this.runner.run(
       postId,
       { workspaceId: command.workspaceId },

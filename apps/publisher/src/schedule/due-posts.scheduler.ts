@@ -39,27 +39,44 @@ export class DuePostsScheduler implements OnApplicationBootstrap, OnApplicationS
     await this.task.stop();
   }
 
-  /** One pass; returns how many posts it sent a command for. */
+  /**
+   * One pass; returns how many posts it sent a command for. Every due post is fired in the pass, a
+   * page of BATCH at a time (keyset on scheduled_at, id: a page fired but not yet projected is not
+   * read again), each page's commands sent at once: the posts service decides them together and
+   * appends them in a few statements (group commit), so the top of the hour is not one post at a time.
+   */
   async tick(): Promise<number> {
     const now = this.config.now();
-    const due = await this.pool.query<{ id: string }>(
-      `SELECT id FROM post_views WHERE status = 'scheduled' AND scheduled_at <= $1 ORDER BY scheduled_at LIMIT ${BATCH}`,
-      [now],
-    );
+    let fired = 0;
+    let after: { scheduledAt: Date; id: string } | null = null;
+    for (;;) {
+      const due: { rows: Array<{ id: string; scheduled_at: Date }> } = await this.pool.query<{ id: string; scheduled_at: Date }>(
+        `SELECT id, scheduled_at FROM post_views WHERE status = 'scheduled' AND scheduled_at <= $1
+           ${after ? 'AND (scheduled_at, id) > ($2, $3)' : ''}
+         ORDER BY scheduled_at, id LIMIT ${BATCH}`,
+        after ? [now, after.scheduledAt, after.id] : [now],
+      );
+      await this.send('posts.fire-scheduled', due.rows);
+      fired += due.rows.length;
+      if (due.rows.length < BATCH) break;
+      const last = due.rows[due.rows.length - 1];
+      after = { scheduledAt: last.scheduled_at, id: last.id };
+    }
     const stalled = await this.pool.query<{ id: string }>(
       `SELECT id FROM post_views WHERE status = 'publishing' AND publishing_since <= $1 ORDER BY publishing_since LIMIT ${BATCH}`,
       [new Date(now.getTime() - this.config.publishAbandonAfterMs)],
     );
-    await this.send('posts.fire-scheduled', due.rows);
     await this.send('posts.abandon-publication', stalled.rows);
-    return due.rows.length + stalled.rows.length;
+    return fired + stalled.rows.length;
   }
 
   private async send(name: 'posts.fire-scheduled' | 'posts.abandon-publication', posts: Array<{ id: string }>): Promise<void> {
-    for (const { id } of posts) {
-      await this.commands.request(name, { postId: id }).catch((error: unknown) => {
-        this.logger.warn(`${name} ${id} not done this pass: ${error instanceof Error ? error.message : String(error)}`);
-      });
-    }
+    await Promise.all(
+      posts.map(({ id }) =>
+        this.commands.request(name, { postId: id }).catch((error: unknown) => {
+          this.logger.warn(`${name} ${id} not done this pass: ${error instanceof Error ? error.message : String(error)}`);
+        }),
+      ),
+    );
   }
 }

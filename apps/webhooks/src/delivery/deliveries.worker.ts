@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import { Subjects } from '@app/contracts';
 import { ensureEventStream, EventConsumer, NATS_CONNECTION } from '@app/messaging';
 import { PeriodicTask } from '@app/runtime';
-import { WebhookDispatcher, WebhookFanout } from '@app/webhooks';
+import { WebhookDispatcher, WebhookFanout, WorkspacesWithEndpoints } from '@app/webhooks';
 
 /** A consumed event is queued in a few queries; this bounds how long one may go without an ack. */
 const INTAKE_ACK_WAIT_MS = 30_000;
@@ -16,7 +16,9 @@ const INTAKE_MAX_DELIVER = 10;
  * queued in the order the events were stored), queues its deliveries and acks;
  * a failure naks it for redelivery (queueing is idempotent). The dispatch pass
  * (every webhookDispatchIntervalMs, and at once after an event was queued) sends
- * what is due. Readiness fails while the consumer is not consuming.
+ * what is due. Readiness fails while the consumer is not consuming. The events
+ * of a workspace without endpoints are skipped in memory (WorkspacesWithEndpoints);
+ * when one gains an endpoint, what was skipped for it lately is taken again.
  */
 @Injectable()
 export class DeliveriesWorker implements OnApplicationBootstrap, OnModuleDestroy {
@@ -31,12 +33,20 @@ export class DeliveriesWorker implements OnApplicationBootstrap, OnModuleDestroy
     private readonly subjects: Subjects,
     private readonly fanout: WebhookFanout,
     private readonly dispatcher: WebhookDispatcher,
+    private readonly workspaces: WorkspacesWithEndpoints,
   ) {
     this.passes = new PeriodicTask('webhook dispatch pass', config.webhookDispatchIntervalMs, () => this.dispatcher.pass(), this.logger);
   }
 
   async onApplicationBootstrap(): Promise<void> {
     await ensureEventStream(this.nc, this.subjects, this.config.natsDuplicateWindowMs);
+    this.workspaces.onAdded((workspaceId) => {
+      this.fanout
+        .takeSkipped(workspaceId)
+        .then((queued) => queued > 0 && this.kick())
+        .catch((error: unknown) => this.logger.warn(`skipped events of ${workspaceId} not taken again: ${error instanceof Error ? error.message : String(error)}`));
+    });
+    await this.workspaces.start();
     this.consumer = await EventConsumer.start(this.nc, {
       stream: this.subjects.eventStreamName,
       durableName: 'webhooks',
@@ -60,6 +70,7 @@ export class DeliveriesWorker implements OnApplicationBootstrap, OnModuleDestroy
   /** Stop taking events, stop the passes, and let attempts in flight finish (each is bounded by the webhook timeout). */
   async onModuleDestroy(): Promise<void> {
     await this.consumer?.stop(INTAKE_ACK_WAIT_MS);
+    await this.workspaces.stop();
     await this.passes.stop();
     await this.dispatcher.stop();
   }

@@ -28,6 +28,7 @@ import {
   WebhookFanout,
   WebhookTarget,
   webhookDeliveryId,
+  WorkspacesWithEndpoints,
 } from '@app/webhooks';
 import { DeliveriesWorker } from '../delivery/deliveries.worker';
 
@@ -67,6 +68,7 @@ export class WebhookEndpointsHandler {
     private readonly target: WebhookTarget,
     private readonly fanout: WebhookFanout,
     private readonly worker: DeliveriesWorker,
+    private readonly workspaces: WorkspacesWithEndpoints,
   ) {}
 
   async create(command: CreateWebhookCommand): Promise<WebhookEndpointWithSecret> {
@@ -74,6 +76,8 @@ export class WebhookEndpointsHandler {
     const events = checkedEventTypes(command.events);
     const secret = generateWebhookSecret();
     const endpoint = await this.endpoints.create(command.workspaceId, { url, events, description: command.description }, secret, this.config.now());
+    // This replica's fan-out knows at once; the others by the store's notification.
+    this.workspaces.noteEndpoint(command.workspaceId);
     return { ...toEndpointView(endpoint), secret, previousSecretExpiresAt: null };
   }
 
@@ -88,6 +92,7 @@ export class WebhookEndpointsHandler {
     };
     const endpoint = await this.endpoints.update(workspaceId, endpointId, changes, this.config.now());
     if (!endpoint) throw notFound();
+    this.workspaces.noteEndpoint(workspaceId);
     // Enabled again: what queued up while it was disabled goes out now.
     if (fields.enabled) this.worker.kick();
     return toEndpointView(endpoint);

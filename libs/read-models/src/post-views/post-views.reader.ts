@@ -1,5 +1,6 @@
 import { Pool } from 'pg';
 import { AltTexts, FirstCommentResult, PlatformOptions, PostDetail, PostListItem, PostOverrides, PostStatus, ThreadPart, ThreadPartResult } from '@app/contracts';
+import { SameMomentReads } from '@app/database';
 import { decodeListCursor, encodeListCursor, keyset, ListPage, toPage } from '../list-cursor';
 
 interface PostViewRow {
@@ -30,8 +31,39 @@ function toListItem(row: PostViewRow): PostListItem {
   };
 }
 
+type PostDetailRow = PostViewRow & {
+  workspace_id: string;
+  accounts: PostDetail['accounts'];
+  media_urls: string[];
+  alt_text: AltTexts;
+  first_comments: string[];
+  thread: ThreadPart[];
+  auto_split: boolean;
+  thread_results: Record<string, ThreadPartResult[]>;
+  first_comment_results: Record<string, FirstCommentResult[]>;
+  overrides: PostOverrides;
+  platform_options: PlatformOptions;
+  version: number;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Queries behind GET /api/v1/posts and GET /api/v1/posts/:id; always scoped to one workspace. */
 export class PostViewsReader {
+  /**
+   * The posts asked for in the same moment, read in one statement: the answers to the commands one
+   * projection advance releases all read their post at once (the workspace is checked on each row).
+   */
+  private readonly detailRows = new SameMomentReads<string, PostDetailRow>(async (ids) => {
+    const { rows } = await this.pool.query<PostDetailRow>(
+      `SELECT id, workspace_id, content, platforms, status, scheduled_at, published_at, results, error_message, created_at,
+              accounts, media_urls, alt_text, first_comments, thread, auto_split, thread_results, first_comment_results, overrides, platform_options, version
+       FROM post_views WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    return new Map(rows.map((row) => [row.id, row]));
+  });
+
   constructor(private readonly pool: Pool) {}
 
   /**
@@ -53,16 +85,9 @@ export class PostViewsReader {
   }
 
   async get(workspaceId: string, id: string): Promise<PostDetail | null> {
-    const { rows } = await this.pool.query<
-      PostViewRow & { accounts: PostDetail['accounts']; media_urls: string[]; alt_text: AltTexts; first_comments: string[]; thread: ThreadPart[]; auto_split: boolean; thread_results: Record<string, ThreadPartResult[]>; first_comment_results: Record<string, FirstCommentResult[]>; overrides: PostOverrides; platform_options: PlatformOptions; version: number }
-    >(
-      `SELECT id, content, platforms, status, scheduled_at, published_at, results, error_message, created_at,
-              accounts, media_urls, alt_text, first_comments, thread, auto_split, thread_results, first_comment_results, overrides, platform_options, version
-       FROM post_views WHERE workspace_id = $1 AND id = $2`,
-      [workspaceId, id],
-    );
-    const row = rows[0];
-    if (!row) return null;
+    const row = UUID.test(id) ? await this.detailRows.get(id.toLowerCase()) : undefined;
+    // A post of another workspace does not exist for the caller.
+    if (!row || row.workspace_id !== workspaceId) return null;
     // altText only when some item has one: [] is "none", and the spec's post shape stays as it was without.
     const altText = row.alt_text.length > 0 ? { altText: row.alt_text } : {};
     // thread, autoSplit and threadResults only when the post has them: a post without a thread keeps the spec's shape.
