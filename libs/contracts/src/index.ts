@@ -24,3 +24,4 @@ export * from './account-boards';
 export * from './storable-text';
 export * from './webhooks';
 export * from './position';
+export * from './connect-links';
