@@ -85,6 +85,8 @@ const OPERATION_RULE_ERRORS = {
   completeConnect: [...BODY_ERRORS, 'not_found', 'connection_verifier_invalid', 'connection_already_completed', 'connection_expired'],
   connectWithCredentials: [...BODY_ERRORS, 'invalid_instance_url', 'invalid_credentials', 'platform_unavailable'],
   disconnectAccount: ['not_found'],
+  createConnectLink: [...BODY_ERRORS, 'invalid_redirect_uri', 'redirect_uri_not_allowed', 'platform_not_configured'],
+  revokeConnectLink: ['not_found'],
   listBoards: ['not_found', 'boards_not_supported', 'account_needs_reauth', 'account_disconnected', 'platform_rejected'],
   verifyMetaWebhook: ['webhook_verification_failed'],
   listAccounts: [],
