@@ -1,7 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@app/config';
 import { createHttpApp, HttpAppOptions } from '@app/runtime';
-import { acceptConnectPageForms } from './connect-page/form-bodies';
 import { GatewayModule } from './gateway.module';
 import { GATEWAY_SERVER_OPTIONS } from './http/server-options';
 import { serveOpenApi } from './openapi/serve-openapi';
@@ -10,7 +9,6 @@ export async function createGatewayApp(config: AppConfig, options?: HttpAppOptio
   const app = await createHttpApp(GatewayModule.forRoot(config), { ...options, fastify: GATEWAY_SERVER_OPTIONS });
   // Bodies are JSON only: anything else is 415 unsupported_media_type, not a string to validate.
   app.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
-  acceptConnectPageForms(app);
   serveOpenApi(app);
   return app;
 }

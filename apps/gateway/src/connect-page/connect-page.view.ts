@@ -28,10 +28,10 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** The stylesheet's url: the accent colour travels in it, so no inline style is needed (CSP style-src 'self'). */
+/** The stylesheet's url (relative: the page is /connect/<token>, wherever the gateway is mounted): the accent colour travels in it, so no inline style is needed (CSP style-src 'self'). */
 function stylesheet(brand: ConnectLinkBrand | null): string {
   const accent = brand?.accentColor?.replace(/^#/, '');
-  return `/connect-page.css${accent ? `?accent=${encodeURIComponent(accent)}` : ''}`;
+  return `../connect-page.css${accent ? `?accent=${encodeURIComponent(accent)}` : ''}`;
 }
 
 function layout(title: string, brand: ConnectLinkBrand | null, body: string): string {
@@ -61,7 +61,8 @@ function platformSection(token: string, entry: ConnectLinkPlatform): string {
     ? `<ul class="accounts" aria-label="${escapeHtml(name)} accounts connected">${entry.accounts.map((a) => `<li>${escapeHtml(a.account)}${a.displayName && a.displayName !== a.account ? ` <span class="muted">(${escapeHtml(a.displayName)})</span>` : ''}</li>`).join('')}</ul>`
     : '';
   const state = `<p class="state" id="${id}-state">${entry.accounts.length ? `Connected (${entry.accounts.length})` : 'Not connected'}</p>`;
-  const action = `/connect/${encodeURIComponent(token)}`;
+  // Relative to the page (/connect/<token>), so a gateway mounted under a path prefix works as is.
+  const action = `${encodeURIComponent(token)}`;
   let form: string;
   if (entry.connectsWith === 'app_password') {
     form = `<form method="post" action="${action}/app-password" class="fields">
@@ -98,9 +99,9 @@ export function connectPage(token: string, page: ConnectLinkPage, notice: PageNo
   const total = page.platforms.reduce((n, p) => n + p.accounts.length, 0);
   const status = notice ? `<p class="notice ${notice.kind}" role="${notice.kind === 'error' ? 'alert' : 'status'}">${escapeHtml(notice.text)}</p>` : '';
   const body = `${status}
-<p class="intro">Choose the accounts to connect. You sign in on each platform itself; this page never sees your password (except a Bluesky app password, which you can revoke at any time).</p>
+<p class="intro">Choose the accounts to connect. You sign in on each platform itself: this page never sees your password${page.platforms.some((p) => p.connectsWith === 'app_password') ? ' (for Bluesky, an app password you can revoke at any time)' : ''}.</p>
 ${page.platforms.map((entry) => platformSection(token, entry)).join('\n')}
-<form method="post" action="/connect/${encodeURIComponent(token)}/done" class="done">
+<form method="post" action="${encodeURIComponent(token)}/done" class="done">
 <p>${total ? `${total} account${total === 1 ? '' : 's'} connected.` : 'No account connected yet.'}</p>
 <button type="submit" class="primary">Done</button>
 </form>
