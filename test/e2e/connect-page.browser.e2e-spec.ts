@@ -141,6 +141,26 @@ it('Done without any account connected returns error=access_denied', async () =>
   await page.close();
 });
 
+it('a consent forwarded to another browser (without the page\'s cookie) attaches nothing', async () => {
+  const link = await createLink({ platforms: ['x'] });
+  const fresh = stack.sandbox!.control.provisionAccount({ platform: 'x', handle: 'forwarded', key: 'x:forwarded' }).identity.key;
+  // The starter's browser starts the sign-in (and keeps the cookie) ...
+  const start = await fetch(`${link.url.replace(/^https?:\/\/[^/]+/, stack.baseUrl)}/start`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'platform=x', redirect: 'manual' });
+  expect(start.status).toBe(303);
+  const consent = new URL(start.headers.get('location')!);
+  consent.searchParams.set('sandbox_user', fresh);
+  const [accounts, events] = [await accountCount(), await stack.eventCount()];
+  // ... and someone else's browser (this Chromium: it never had that cookie), given the consent link, consents and comes back to the page.
+  const page = await context.newPage();
+  await page.goto(consent.toString());
+  await page.waitForURL((url) => url.searchParams.has('connection_id'));
+  await expect(page.getByRole('alert').textContent()).resolves.toContain('started in another browser');
+  await expect(page.locator('#p-x-state').textContent()).resolves.toBe('Not connected');
+  await shot(page, '09-forwarded');
+  expect([await accountCount(), await stack.eventCount()]).toEqual([accounts, events]);
+  await page.close();
+});
+
 describe('a link that cannot be used connects nothing', () => {
   /**
    * Starts an X sign-in on the page as a user the workspace does not have yet and, once the
