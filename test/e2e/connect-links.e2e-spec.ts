@@ -20,6 +20,8 @@ afterAll(() => stack.stop());
 
 const create = (body: unknown, withKey = key) => stack.request('POST', '/api/v1/connect-links', { key: withKey, body });
 const linkCount = async () => Number((await stack.db.pool.query<{ count: string }>('SELECT count(*) FROM connect_links')).rows[0].count);
+/** What a browser sends: the page answers it HTML for every outcome (a program gets the API's error body). */
+const browse = (url: string, init: RequestInit = {}) => fetch(url, { ...init, headers: { accept: 'text/html', ...(init.headers as Record<string, string>) } });
 const tokenOf = (url: string) => new URL(url).pathname.split('/').pop()!;
 
 describe('POST /api/v1/connect-links', () => {
@@ -31,7 +33,7 @@ describe('POST /api/v1/connect-links', () => {
     expect(url.origin).toBe('https://api.example.test');
     expect(url.pathname).toMatch(new RegExp(`^/connect/${created.body.id}\\.[A-Za-z0-9_-]{43}$`));
     expect(new Date(created.body.expiresAt).getTime() - now.getTime()).toBe(3600_000);
-    const page = await fetch(`${stack.baseUrl}${url.pathname}`);
+    const page = await browse(`${stack.baseUrl}${url.pathname}`);
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('Connect your accounts to Acme');
@@ -102,7 +104,7 @@ describe('starting a sign-in from the page', () => {
   it('keeps the verifier in an HttpOnly, Secure, SameSite=Lax cookie on the page\'s path and sends the browser to the consent', async () => {
     const created = await create({ redirectUri: BACK, platforms: ['x'] });
     const path = new URL(created.body.url).pathname;
-    const start = await fetch(`${stack.baseUrl}${path}/start`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'platform=x', redirect: 'manual' });
+    const start = await browse(`${stack.baseUrl}${path}/start`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'platform=x', redirect: 'manual' });
     expect(start.status).toBe(303);
     const consent = new URL(start.headers.get('location')!);
     expect(consent.searchParams.get('state')).toBeTruthy();
@@ -119,7 +121,7 @@ describe('starting a sign-in from the page', () => {
   it('refuses a platform the link does not offer (nothing started, no cookie)', async () => {
     const created = await create({ redirectUri: BACK, platforms: ['x'] });
     const path = new URL(created.body.url).pathname;
-    const start = await fetch(`${stack.baseUrl}${path}/start`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'platform=linkedin', redirect: 'manual' });
+    const start = await browse(`${stack.baseUrl}${path}/start`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'platform=linkedin', redirect: 'manual' });
     expect(start.status).toBe(400);
     expect(start.headers.get('set-cookie')).toBeNull();
     expect(await start.text()).toContain('This link does not offer this platform.');
@@ -132,12 +134,12 @@ describe('a link that cannot be used', () => {
     const path = new URL(created.body.url).pathname;
     expect((await stack.request('DELETE', `/api/v1/connect-links/${created.body.id}`, { key })).status).toBe(204);
     expect((await stack.request('DELETE', `/api/v1/connect-links/${created.body.id}`, { key })).status).toBe(204);
-    const page = await fetch(`${stack.baseUrl}${path}`);
+    const page = await browse(`${stack.baseUrl}${path}`);
     expect(page.status).toBe(410);
     const html = await page.text();
     expect(html).toContain('This link was withdrawn');
     expect(html).not.toContain('<form');
-    const start = await fetch(`${stack.baseUrl}${path}/start`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'platform=x', redirect: 'manual' });
+    const start = await browse(`${stack.baseUrl}${path}/start`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'platform=x', redirect: 'manual' });
     expect(start.status).toBe(410);
     expect(start.headers.get('set-cookie')).toBeNull();
   });
@@ -151,14 +153,14 @@ describe('a link that cannot be used', () => {
     const { key: readOnly } = await stack.workspace(['read']);
     expect((await stack.request('DELETE', `/api/v1/connect-links/${created.body.id}`, { key: readOnly })).status).toBe(403);
     expect((await stack.request('DELETE', '/api/v1/connect-links/not-a-uuid', { key })).status).toBe(404);
-    expect((await fetch(`${stack.baseUrl}${new URL(created.body.url).pathname}`)).status).toBe(200);
+    expect((await browse(`${stack.baseUrl}${new URL(created.body.url).pathname}`)).status).toBe(200);
   });
 
   it('expired: the page says so', async () => {
     const created = await create({ redirectUri: BACK, expiresInSeconds: 60 });
     const path = new URL(created.body.url).pathname;
     now = new Date(now.getTime() + 61_000);
-    const page = await fetch(`${stack.baseUrl}${path}`);
+    const page = await browse(`${stack.baseUrl}${path}`);
     expect(page.status).toBe(410);
     expect(await page.text()).toContain('This link has expired');
   });
@@ -170,11 +172,15 @@ describe('a link that cannot be used', () => {
     const flipped = `${id}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`;
     const otherId = `${id.slice(0, -1)}${id.endsWith('0') ? '1' : '0'}.${mac}`;
     for (const bad of [flipped, otherId, id, 'anything']) {
-      const page = await fetch(`${stack.baseUrl}/connect/${bad}`);
+      const page = await browse(`${stack.baseUrl}/connect/${bad}`);
       expect(page.status).toBe(404);
       expect(await page.text()).toContain('This link is not valid');
     }
-    const done = await fetch(`${stack.baseUrl}/connect/${flipped}/done`, { method: 'POST', redirect: 'manual' });
+    // A program (no text/html in Accept) gets the API's error body.
+    const asProgram = await stack.request('GET', `/connect/${flipped}`);
+    expect(asProgram.status).toBe(404);
+    expect(asProgram.body.error.code).toBe('connect_link_invalid');
+    const done = await browse(`${stack.baseUrl}/connect/${flipped}/done`, { method: 'POST', redirect: 'manual' });
     expect(done.status).toBe(404);
     expect(done.headers.get('location')).toBeNull();
   });

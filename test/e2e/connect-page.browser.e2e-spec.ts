@@ -88,9 +88,9 @@ it('connects X and Mastodon, lists them, and Done lands on the redirect with the
   await expect(page.getByLabel('Bluesky handle').isVisible()).resolves.toBe(true);
   await expect(page.getByLabel('App password').isVisible()).resolves.toBe(true);
   await page.keyboard.press('Tab');
-  await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Sign in with X');
+  await expect(page.evaluate<string | null>('document.activeElement?.textContent')).resolves.toBe('Sign in with X');
   // Usable on a phone: nothing wider than the 390 px viewport.
-  await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+  await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
   await shot(page, '01-opened');
 
   await page.getByRole('button', { name: 'Sign in with X' }).click();

@@ -1,9 +1,11 @@
 import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProduces, ApiSeeOtherResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AccountView, DomainError, ERROR_CODES, Platform } from '@app/contracts';
 import { CommandClient } from '@app/messaging';
 import { Public } from '@app/observability';
+import { ApiErrors } from '../openapi/error-responses';
+import { OPERATION_ERRORS } from '../openapi/operation-errors';
 import { bodyValidation, queryValidation } from '../validation/validation-pipes';
 import { connectPageCss } from './connect-page.css';
 import { AppPasswordForm, ReturnQuery, StartSignInForm } from './connect-page.dto';
@@ -14,21 +16,27 @@ import { clearSignInCookie, readSignInCookie, setSignInCookie } from './sign-in-
  * The hosted connect page (issue 25): plain server-rendered HTML and forms, no script. It
  * reaches the domain only through the accounts commands the REST API sends; the link's signed
  * token in the url stands in for the API key, and nothing of an API key, a platform token or
- * the client's redirectUri is ever written into the page.
+ * the client's redirectUri is ever written into the page. A browser (Accept: text/html) gets a
+ * page for every outcome; any other client gets the API's error body, as every route answers.
  */
 @Public()
-@ApiExcludeController()
+@ApiTags('connect page')
 @Controller()
 export class ConnectPageController {
   constructor(private readonly commands: CommandClient) {}
 
   @Get('connect-page.css')
+  @ApiExcludeEndpoint()
   async css(@Query('accent') accent: string | undefined, @Res() reply: FastifyReply): Promise<void> {
     await reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').header('x-content-type-options', 'nosniff').send(connectPageCss(accent));
   }
 
   /** The page; also where each sign-in comes back (connection_id to complete with the cookie's verifier, or error). */
   @Get('connect/:token')
+  @ApiProduces('text/html')
+  @ApiErrors(...OPERATION_ERRORS.connectPage)
+  @ApiOperation({ summary: "The hosted connect page of a connect link (HTML for the end user's browser; no API key: the link is signed); also where each sign-in it starts comes back" })
+  @ApiOkResponse({ description: 'the page' })
   async show(@Param('token') token: string, @Query(queryValidation) query: ReturnQuery, @Headers('cookie') cookies: string | undefined, @Res() reply: FastifyReply): Promise<void> {
     let notice: PageNotice | null = null;
     if (query.connection_id || query.error) {
@@ -56,6 +64,9 @@ export class ConnectPageController {
 
   /** "Sign in with …": keeps the verifier in the page's cookie and sends the browser to the platform's consent. */
   @Post('connect/:token/start')
+  @ApiErrors(...OPERATION_ERRORS.startConnectPageSignIn)
+  @ApiOperation({ summary: "The connect page's sign-in form (application/x-www-form-urlencoded: platform, instanceUrl): keeps the verifier in the page's cookie, 303 to the platform's consent" })
+  @ApiSeeOtherResponse({ description: "to the platform's consent page" })
   async start(@Param('token') token: string, @Body(bodyValidation) form: StartSignInForm, @Res() reply: FastifyReply): Promise<void> {
     try {
       const started = await this.commands.request('accounts.connect-link-start', { token, platform: form.platform, instanceUrl: instanceUrlOf(form.instanceUrl) });
@@ -68,24 +79,33 @@ export class ConnectPageController {
         .send();
     } catch (error) {
       if (isLinkRefusal(error)) return this.unusable(reply, error);
+      if (!wantsHtml(reply)) throw error;
       return this.render(reply, token, { kind: 'error', text: `${platformName(form.platform)}: could not start. ${refusalText(error)}` }, statusOf(error));
     }
   }
 
   /** Bluesky: handle and app password, connected at once. */
   @Post('connect/:token/app-password')
+  @ApiProduces('text/html')
+  @ApiErrors(...OPERATION_ERRORS.connectPageAppPassword)
+  @ApiOperation({ summary: "The connect page's Bluesky form (application/x-www-form-urlencoded: handle, appPassword); answers the page" })
+  @ApiOkResponse({ description: 'the page, with what was connected' })
   async appPassword(@Param('token') token: string, @Body(bodyValidation) form: AppPasswordForm, @Res() reply: FastifyReply): Promise<void> {
     try {
       const { accounts } = await this.commands.request('accounts.connect-link-app-password', { token, handle: form.handle, appPassword: form.appPassword });
       return await this.render(reply, token, connectedNotice('bluesky', accounts));
     } catch (error) {
       if (isLinkRefusal(error)) return this.unusable(reply, error);
+      if (!wantsHtml(reply)) throw error;
       return this.render(reply, token, { kind: 'error', text: `Bluesky: not connected. ${refusalText(error)}` }, statusOf(error));
     }
   }
 
   /** "Done": back to the client's redirectUri with the account ids (or error=access_denied). */
   @Post('connect/:token/done')
+  @ApiErrors(...OPERATION_ERRORS.finishConnectPage)
+  @ApiOperation({ summary: "The connect page's Done: 303 to the link's redirectUri with account_ids (or error=access_denied)" })
+  @ApiSeeOtherResponse({ description: "to the link's redirectUri" })
   async done(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
     try {
       const { redirectTo } = await this.commands.request('accounts.connect-link-finish', { token });
@@ -106,7 +126,9 @@ export class ConnectPageController {
     }
   }
 
+  /** A link that cannot be used: a page saying so for a browser, the API's error body for any other client. */
   private unusable(reply: FastifyReply, error: DomainError): Promise<void> {
+    if (!wantsHtml(reply)) throw error;
     return html(reply, ERROR_CODES[error.code].status, unusablePage(error.code));
   }
 }
@@ -130,6 +152,11 @@ async function html(reply: FastifyReply, status: number, body: string): Promise<
     .header('x-content-type-options', 'nosniff')
     .header('x-frame-options', 'DENY')
     .send(body);
+}
+
+/** A browser navigating (its Accept names text/html), rather than a program. */
+function wantsHtml(reply: FastifyReply): boolean {
+  return (reply.request.headers.accept ?? '').includes('text/html');
 }
 
 function isLinkRefusal(error: unknown): error is DomainError {
