@@ -73,7 +73,7 @@ async function accountCount(): Promise<number> {
   return Number(rows[0].count);
 }
 
-it('connects X and Mastodon, lists them, and Done lands on the redirect with the account ids', async () => {
+it('connects X, Mastodon and Bluesky, lists them, and Done lands on the redirect with the account ids', async () => {
   const link = await createLink({ platforms: ['x', 'mastodon', 'bluesky'], brand: { name: 'Acme', accentColor: '#0b6e4f' } });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -110,9 +110,22 @@ it('connects X and Mastodon, lists them, and Done lands on the redirect with the
   await expect(page.locator('#p-bluesky-state').textContent()).resolves.toBe('Not connected');
   await shot(page, '04-both-listed');
 
+  // Bluesky: handle and app password (the sandbox's PDS is the configured one).
+  const bluesky = stack.sandbox!.control.provisionAccount({ platform: 'bluesky', handle: 'enduser.example.com' }).identity;
+  await page.getByLabel('Bluesky handle').fill(bluesky.handle);
+  await page.getByLabel('App password').fill(bluesky.attributes.appPassword);
+  await page.getByRole('button', { name: 'Connect Bluesky' }).click();
+  await expect(page.getByRole('status').textContent()).resolves.toBe('Bluesky: connected @enduser.example.com.');
+  // The form's answer is styled like the page (its urls are relative to where it was answered).
+  await expect(page.evaluate<string>("getComputedStyle(document.querySelector('.done button')).backgroundColor")).resolves.toBe('rgb(11, 110, 79)');
+  await expect(page.locator('#p-bluesky-state').textContent()).resolves.toBe('Connected (1)');
+  // The app password is not written back into the page.
+  expect(await page.content()).not.toContain(bluesky.attributes.appPassword);
+  await shot(page, '05-bluesky-connected');
+
   const listed = await stack.request('GET', '/api/v1/accounts', { key });
-  const ids = (listed.body.accounts as Array<{ id: string; platform: string }>).filter((a) => a.platform === 'x' || a.platform === 'mastodon').map((a) => a.id);
-  expect(ids).toHaveLength(2);
+  const ids = (listed.body.accounts as Array<{ id: string }>).map((a) => a.id);
+  expect(ids).toHaveLength(3);
   // Nothing of the key or a platform token was ever written into the page.
   const html = await page.content();
   expect(html).not.toContain(key);
@@ -124,7 +137,7 @@ it('connects X and Mastodon, lists them, and Done lands on the redirect with the
   expect(`${landed.origin}${landed.pathname}`).toBe(CLIENT);
   expect(landed.searchParams.get('account_ids')!.split(',').sort()).toEqual([...ids].sort());
   expect(landed.searchParams.get('error')).toBeNull();
-  await shot(page, '05-back-at-client');
+  await shot(page, '06-back-at-client');
   // No script ran and the CSP refused nothing the page needs.
   expect(problems).toEqual([]);
   await page.close();
@@ -156,7 +169,7 @@ it('a consent forwarded to another browser (without the page\'s cookie) attaches
   await page.waitForURL((url) => url.searchParams.has('connection_id'));
   await expect(page.getByRole('alert').textContent()).resolves.toContain('started in another browser');
   await expect(page.locator('#p-x-state').textContent()).resolves.toBe('Not connected');
-  await shot(page, '09-forwarded');
+  await shot(page, '10-forwarded');
   expect([await accountCount(), await stack.eventCount()]).toEqual([accounts, events]);
   await page.close();
 });
@@ -191,7 +204,7 @@ describe('a link that cannot be used connects nothing', () => {
   }
 
   it('revoked while the user was at the platform', async () => {
-    const page = await signInWhile('06-revoked', async (link) => {
+    const page = await signInWhile('07-revoked', async (link) => {
       expect((await stack.request('DELETE', `/api/v1/connect-links/${link.id}`, { key })).status).toBe(204);
     });
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('This link was withdrawn');
@@ -199,7 +212,7 @@ describe('a link that cannot be used connects nothing', () => {
   });
 
   it('expired while the user was at the platform', async () => {
-    const page = await signInWhile('07-expired', async () => {
+    const page = await signInWhile('08-expired', async () => {
       clock += 3600_000 + 1000;
     });
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('This link has expired');
@@ -215,7 +228,7 @@ describe('a link that cannot be used connects nothing', () => {
     expect(opened!.status()).toBe(404);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('This link is not valid');
     await expect(page.locator('form').count()).resolves.toBe(0);
-    await shot(page, '08-altered');
+    await shot(page, '09-altered');
     expect([await accountCount(), await stack.eventCount()]).toEqual([accounts, events]);
     await page.close();
   });

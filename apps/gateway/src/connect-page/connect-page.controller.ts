@@ -9,7 +9,7 @@ import { OPERATION_ERRORS } from '../openapi/operation-errors';
 import { bodyValidation, queryValidation } from '../validation/validation-pipes';
 import { connectPageCss } from './connect-page.css';
 import { AppPasswordForm, ReturnQuery, StartSignInForm } from './connect-page.dto';
-import { connectPage, PageNotice, platformName, unusablePage } from './connect-page.view';
+import { connectPage, PageDepth, PageNotice, platformName, unusablePage } from './connect-page.view';
 import { clearSignInCookie, readSignInCookie, setSignInCookie } from './sign-in-cookie';
 
 /**
@@ -119,7 +119,7 @@ export class ConnectPageController {
   private async render(reply: FastifyReply, token: string, notice: PageNotice | null, status = 200): Promise<void> {
     try {
       const page = await this.commands.request('accounts.connect-link-open', { token });
-      return await html(reply, status, connectPage(token, page, notice));
+      return await html(reply, status, connectPage(token, page, notice, depthOf(reply)));
     } catch (error) {
       if (isLinkRefusal(error)) return this.unusable(reply, error);
       throw error;
@@ -129,7 +129,7 @@ export class ConnectPageController {
   /** A link that cannot be used: a page saying so for a browser, the API's error body for any other client. */
   private unusable(reply: FastifyReply, error: DomainError): Promise<void> {
     if (!wantsHtml(reply)) throw error;
-    return html(reply, ERROR_CODES[error.code].status, unusablePage(error.code));
+    return html(reply, ERROR_CODES[error.code].status, unusablePage(error.code, depthOf(reply)));
   }
 }
 
@@ -152,6 +152,11 @@ async function html(reply: FastifyReply, status: number, body: string): Promise<
     .header('x-content-type-options', 'nosniff')
     .header('x-frame-options', 'DENY')
     .send(body);
+}
+
+/** A form's answer (/connect/<token>/<form>) is one level below the page (/connect/<token>). */
+function depthOf(reply: FastifyReply): PageDepth {
+  return reply.request.method === 'GET' ? '' : '../';
 }
 
 /** A browser navigating (its Accept names text/html), rather than a program. */

@@ -28,13 +28,20 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** The stylesheet's url (relative: the page is /connect/<token>, wherever the gateway is mounted): the accent colour travels in it, so no inline style is needed (CSP style-src 'self'). */
-function stylesheet(brand: ConnectLinkBrand | null): string {
+/**
+ * Every url in the page is relative, so a gateway mounted under a path prefix works as is.
+ * `up` leads from the url the page was answered at to the /connect/ directory: '' from the page
+ * itself (/connect/<token>), '../' from a form's answer (/connect/<token>/app-password).
+ */
+export type PageDepth = '' | '../';
+
+/** The stylesheet's url: the accent colour travels in it, so no inline style is needed (CSP style-src 'self'). */
+function stylesheet(brand: ConnectLinkBrand | null, up: PageDepth): string {
   const accent = brand?.accentColor?.replace(/^#/, '');
-  return `../connect-page.css${accent ? `?accent=${encodeURIComponent(accent)}` : ''}`;
+  return `${up}../connect-page.css${accent ? `?accent=${encodeURIComponent(accent)}` : ''}`;
 }
 
-function layout(title: string, brand: ConnectLinkBrand | null, body: string): string {
+function layout(title: string, brand: ConnectLinkBrand | null, body: string, up: PageDepth): string {
   const logo = brand?.logoUrl ? `<img class="logo" src="${escapeHtml(brand.logoUrl)}" alt="${escapeHtml(brand.name ?? '')}" height="48">` : '';
   return `<!doctype html>
 <html lang="en">
@@ -43,7 +50,7 @@ function layout(title: string, brand: ConnectLinkBrand | null, body: string): st
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${escapeHtml(stylesheet(brand))}">
+<link rel="stylesheet" href="${escapeHtml(stylesheet(brand, up))}">
 </head>
 <body>
 <main>
@@ -54,15 +61,14 @@ ${body}
 </html>`;
 }
 
-function platformSection(token: string, entry: ConnectLinkPlatform): string {
+function platformSection(token: string, entry: ConnectLinkPlatform, up: PageDepth): string {
   const name = platformName(entry.platform);
   const id = `p-${entry.platform}`;
   const connected = entry.accounts.length
     ? `<ul class="accounts" aria-label="${escapeHtml(name)} accounts connected">${entry.accounts.map((a) => `<li>${escapeHtml(a.account)}${a.displayName && a.displayName !== a.account ? ` <span class="muted">(${escapeHtml(a.displayName)})</span>` : ''}</li>`).join('')}</ul>`
     : '';
   const state = `<p class="state" id="${id}-state">${entry.accounts.length ? `Connected (${entry.accounts.length})` : 'Not connected'}</p>`;
-  // Relative to the page (/connect/<token>), so a gateway mounted under a path prefix works as is.
-  const action = `${encodeURIComponent(token)}`;
+  const action = `${up}${encodeURIComponent(token)}`;
   let form: string;
   if (entry.connectsWith === 'app_password') {
     form = `<form method="post" action="${action}/app-password" class="fields">
@@ -94,28 +100,28 @@ ${state}${connected}${form}
 }
 
 /** The page of a usable link: each platform with what this link connected on it, then "Done". */
-export function connectPage(token: string, page: ConnectLinkPage, notice: PageNotice | null): string {
+export function connectPage(token: string, page: ConnectLinkPage, notice: PageNotice | null, up: PageDepth = ''): string {
   const title = page.brand?.name ? `Connect your accounts to ${page.brand.name}` : 'Connect your accounts';
   const total = page.platforms.reduce((n, p) => n + p.accounts.length, 0);
   const status = notice ? `<p class="notice ${notice.kind}" role="${notice.kind === 'error' ? 'alert' : 'status'}">${escapeHtml(notice.text)}</p>` : '';
   const body = `${status}
 <p class="intro">Choose the accounts to connect. You sign in on each platform itself: this page never sees your password${page.platforms.some((p) => p.connectsWith === 'app_password') ? ' (for Bluesky, an app password you can revoke at any time)' : ''}.</p>
-${page.platforms.map((entry) => platformSection(token, entry)).join('\n')}
-<form method="post" action="${encodeURIComponent(token)}/done" class="done">
+${page.platforms.map((entry) => platformSection(token, entry, up)).join('\n')}
+<form method="post" action="${up}${encodeURIComponent(token)}/done" class="done">
 <p>${total ? `${total} account${total === 1 ? '' : 's'} connected.` : 'No account connected yet.'}</p>
 <button type="submit" class="primary">Done</button>
 </form>
 <p class="muted small">This link works until ${escapeHtml(new Date(page.expiresAt).toUTCString())}.</p>`;
-  return layout(title, page.brand, body);
+  return layout(title, page.brand, body, up);
 }
 
 /** A link that cannot be used: why, and what to do. */
-export function unusablePage(code: string): string {
+export function unusablePage(code: string, up: PageDepth = ''): string {
   const reasons: Record<string, [string, string]> = {
     connect_link_expired: ['This link has expired', 'Ask whoever sent it for a new link. Nothing was connected.'],
     connect_link_revoked: ['This link was withdrawn', 'Whoever sent it has revoked it. Ask them for a new link. Nothing was connected.'],
     connect_link_invalid: ['This link is not valid', 'It may have been copied incompletely or changed. Ask whoever sent it for a new link. Nothing was connected.'],
   };
   const [title, text] = reasons[code] ?? ['This page is not available', 'Try again later.'];
-  return layout(title, null, `<p class="notice error" role="alert">${escapeHtml(text)}</p>`);
+  return layout(title, null, `<p class="notice error" role="alert">${escapeHtml(text)}</p>`, up);
 }
