@@ -73,6 +73,7 @@ describe('POST /api/v1/connect-links', () => {
     ['no redirectUri', {}, 'invalid_body'],
     ['an accent that is not a hex colour', { redirectUri: BACK, brand: { accentColor: 'red' } }, 'invalid_body'],
     ['an accent without its #', { redirectUri: BACK, brand: { accentColor: '1a73e8' } }, 'invalid_body'],
+    ['an accent with alpha', { redirectUri: BACK, brand: { accentColor: '#1a73e8ff' } }, 'invalid_body'],
     ['a logo over plain http', { redirectUri: BACK, brand: { logoUrl: 'http://cdn.acme.test/logo.png' } }, 'invalid_body'],
     ['a logo as a data url', { redirectUri: BACK, brand: { logoUrl: 'data:image/png;base64,AAAA' } }, 'invalid_body'],
     ['an empty brand name', { redirectUri: BACK, brand: { name: '' } }, 'invalid_body'],

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsHexColor, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { CONNECT_LINK_DEFAULT_TTL_SECONDS, CONNECT_LINK_MAX_TTL_SECONDS, PLATFORMS, Platform } from '@app/contracts';
 
 /** The page's white label. */
@@ -22,9 +22,7 @@ export class ConnectLinkBrandDto {
   @ApiPropertyOptional({ description: 'the buttons\' colour: #rgb or #rrggbb', example: '#1a73e8' })
   @IsOptional()
   @IsString()
-  @Matches(/^#/, { message: 'brand.accentColor must be a hex colour such as #1a73e8' })
-  @IsHexColor({ message: 'brand.accentColor must be a hex colour such as #1a73e8' })
-  @MaxLength(7)
+  @Matches(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, { message: 'brand.accentColor must be a hex colour, #rgb or #rrggbb, such as #1a73e8' })
   accentColor?: string;
 }
 
