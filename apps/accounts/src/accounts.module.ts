@@ -2,7 +2,8 @@ import { DynamicModule, Injectable, Module } from '@nestjs/common';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { AccountsModule as AccountStoreModule } from '@app/accounts';
 import { accountCredentialsProviders, ReauthReporter } from '@app/credentials';
-import { DatabaseModule } from '@app/database';
+import { Pool } from 'pg';
+import { DatabaseModule, PG_POOL } from '@app/database';
 import { EventStoreModule, EventStoreReadiness } from '@app/event-store';
 import { HealthModule, readinessChecks } from '@app/health';
 import { MessagingModule } from '@app/messaging';
@@ -10,6 +11,12 @@ import { ObservabilityModule } from '@app/observability';
 import { ConnectorRegistry, platformClientOptions } from '@app/platforms';
 import { WorkspacesModule } from '@app/workspaces';
 import { AccountsCommandsServer } from './accounts-commands.server';
+import { ConnectLinkPageHandler } from './connect-links/connect-link-page.handler';
+import { ConnectLinkStore } from './connect-links/connect-link-store';
+import { ConnectLinkToken } from './connect-links/connect-link-token';
+import { CreateConnectLinkHandler } from './connect-links/create-connect-link.handler';
+import { LiveConnectLinks } from './connect-links/live-connect-links';
+import { RevokeConnectLinkHandler } from './connect-links/revoke-connect-link.handler';
 import { CompleteConnectHandler } from './connect/complete-connect.handler';
 import { ConnectCallbackHandler } from './connect/connect-callback.handler';
 import { ConnectState } from './connect/connect-state';
@@ -49,6 +56,12 @@ export class AccountsModule {
         ConnectWithCredentialsHandler,
         DisconnectAccountHandler,
         ListBoardsHandler,
+        { provide: ConnectLinkStore, inject: [PG_POOL], useFactory: (pool: Pool) => new ConnectLinkStore(pool) },
+        { provide: ConnectLinkToken, useFactory: () => new ConnectLinkToken(config.tokenEncryptionKey) },
+        LiveConnectLinks,
+        CreateConnectLinkHandler,
+        RevokeConnectLinkHandler,
+        ConnectLinkPageHandler,
         { provide: ConnectorRegistry, useFactory: () => new ConnectorRegistry(platformClientOptions(config)) },
         CredentialsRefresher,
         AccountsCommandsServer,

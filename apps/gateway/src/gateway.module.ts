@@ -13,6 +13,8 @@ import { WorkspacesModule } from '@app/workspaces';
 import { AccountsController } from './accounts/accounts.controller';
 import { CommentsController } from './comments/comments.controller';
 import { MetaWebhookController } from './comments/meta-webhook.controller';
+import { ConnectLinksController } from './connect-links/connect-links.controller';
+import { ConnectPageController } from './connect-page/connect-page.controller';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { KeyAuthenticator } from './auth/key-authenticator';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
@@ -37,7 +39,7 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
     return {
       module: GatewayModule,
       imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, AccountsModule, WebhookStoresModule, HealthModule, ObservabilityModule],
-      controllers: [MeController, PostsController, AccountsController, CommentsController, MetaWebhookController, WebhooksController],
+      controllers: [MeController, PostsController, AccountsController, CommentsController, MetaWebhookController, WebhooksController, ConnectLinksController, ConnectPageController],
       providers: [
         KeyAuthenticator,
         PostAnswers,

@@ -1,5 +1,17 @@
 import type { BoardsReply, ListBoardsCommand } from './account-boards';
 import type { AccountView, CompleteConnectCommand, ConnectCallbackCommand, ConnectCallbackReply, ConnectedAccountsReply, ConnectWithCredentialsCommand, DisconnectAccountCommand, RequireReauthCommand, StartConnectCommand, StartConnectReply } from './account-api';
+import type {
+  CompleteConnectLinkSignInCommand,
+  ConnectLinkAppPasswordCommand,
+  ConnectLinkCommand,
+  ConnectLinkCreated,
+  ConnectLinkPage,
+  CreateConnectLinkCommand,
+  FinishConnectLinkReply,
+  RevokeConnectLinkCommand,
+  StartConnectLinkSignInCommand,
+  StartConnectLinkSignInReply,
+} from './connect-links';
 import type { ErrorBody } from './error-codes';
 import type {
   DeleteCommentReplyCommand,
@@ -78,6 +90,13 @@ export interface CommandMap {
   'accounts.connect-credentials': { payload: ConnectWithCredentialsCommand; reply: ConnectedAccountsReply };
   'accounts.disconnect': { payload: DisconnectAccountCommand; reply: AccountView };
   'accounts.require-reauth': { payload: RequireReauthCommand; reply: EmptyReply };
+  'accounts.connect-link-create': { payload: CreateConnectLinkCommand; reply: ConnectLinkCreated };
+  'accounts.connect-link-revoke': { payload: RevokeConnectLinkCommand; reply: EmptyReply };
+  'accounts.connect-link-open': { payload: ConnectLinkCommand; reply: ConnectLinkPage };
+  'accounts.connect-link-start': { payload: StartConnectLinkSignInCommand; reply: StartConnectLinkSignInReply };
+  'accounts.connect-link-complete': { payload: CompleteConnectLinkSignInCommand; reply: ConnectedAccountsReply };
+  'accounts.connect-link-app-password': { payload: ConnectLinkAppPasswordCommand; reply: ConnectedAccountsReply };
+  'accounts.connect-link-finish': { payload: ConnectLinkCommand; reply: FinishConnectLinkReply };
   'accounts.list-boards': { payload: ListBoardsCommand; reply: BoardsReply };
   'webhooks.create': { payload: CreateWebhookCommand; reply: WebhookEndpointWithSecret };
   'webhooks.update': { payload: UpdateWebhookCommand; reply: WebhookEndpointView };

@@ -65,7 +65,7 @@ function stateInvalid(): DomainError {
 }
 
 /** The client's redirectUri with these query parameters added (its own kept). */
-function backTo(redirectUri: string, params: Record<string, string>): ConnectCallbackReply {
+export function backTo(redirectUri: string, params: Record<string, string>): ConnectCallbackReply {
   const url = new URL(redirectUri);
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
   return { redirectTo: url.toString() };

@@ -30,6 +30,14 @@ export class StartConnectHandler {
 
   async handle(command: StartConnectCommand): Promise<StartConnectReply> {
     this.redirects.check(command.redirectUri, await this.workspaces.redirectOrigins(command.workspaceId));
+    return this.begin(command);
+  }
+
+  /**
+   * The sign-in itself, for a redirectUri already judged: the client's (checked above) or the
+   * connect page's own url (this service's, from its configuration).
+   */
+  async begin(command: StartConnectCommand): Promise<StartConnectReply> {
     const signIn = this.auth.get(command.platform);
     if (!signIn.signsInWithOAuth) {
       throw new DomainError('sign_in_not_supported', `${command.platform} accounts connect with POST /api/v1/accounts (handle and app password)`);

@@ -4,6 +4,7 @@ import type {
   CommentListItem,
   CommentThread,
   ConnectedAccountsReply,
+  ConnectLinkCreated,
   CreatePostResponse,
   PostDetail,
   MeView,
@@ -168,6 +169,18 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     request: { connectionId: '0c9b8a7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d', verifier: 'kq2H7fX0b9yV4tNw1LmR8sZc3pQe6uJd5aGiT0oYhBk' },
     responses: { 200: { accounts: [ACCOUNT] } satisfies ConnectedAccountsReply },
   },
+  ConnectLinksController_create: {
+    request: { redirectUri: 'https://app.example.com/social/connected', platforms: ['x', 'mastodon'], expiresInSeconds: 3600, brand: { name: 'Acme', logoUrl: 'https://app.example.com/logo.png', accentColor: '#0b5fff' } },
+    responses: {
+      201: {
+        id: '4e7d2c1b-9a8f-4e6d-b5c4-3a2b1c0d9e8f',
+        url: 'https://api.example.com/connect/4e7d2c1b-9a8f-4e6d-b5c4-3a2b1c0d9e8f.q1Zt0lY2x3bWZ3nWm9sC0hVv4bQ7aYk8eR6uJ5iN2oM',
+        expiresAt: '2026-05-04T10:30:00.000Z',
+      } satisfies ConnectLinkCreated,
+    },
+  },
+  ConnectPageController_start: { request: { platform: 'mastodon', instanceUrl: 'https://mastodon.social' }, responses: {} },
+  ConnectPageController_appPassword: { request: { handle: 'demo.bsky.social', appPassword: 'abcd-efgh-ijkl-mnop' }, responses: {} },
   MeController_me: {
     responses: {
       200: {
