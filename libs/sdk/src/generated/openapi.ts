@@ -590,6 +590,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The MCP server (Model Context Protocol, Streamable HTTP transport, stateless)
+         * @description **Scope:** any valid key.
+         *
+         *     A JSON-RPC message of MCP (initialize, tools/list, tools/call, ...), answered as JSON. Send Accept: application/json, text/event-stream. Each tool calls this API with the request's own key: an operation its scopes do not allow answers the tool call with isError and the API's error body (insufficient_scope). Any valid key may call this endpoint; it is not counted by the rate limits, the API calls of its tools are.
+         */
+        post: operations["McpController_handle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "post.scheduled": {
@@ -7503,6 +7525,124 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    McpController_handle: {
+        parameters: {
+            query?: never;
+            header: {
+                authorization: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description a JSON-RPC request, notification or response (MCP) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description the JSON-RPC answer (202 without a body for a notification) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /**
+             * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `unknown_query_parameter`: The query string has a parameter the operation does not take (details.field, details.suggestion the closest one it takes, details.allowed all of them); nothing was done.
+             *
+             *     `invalid_body`: The body is not JSON of the expected shape (a field has the wrong type).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unauthenticated`: The Authorization header is missing, malformed, or names no active key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `request_timeout`: The request headers or body did not arrive in time; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `payload_too_large`: The body is larger than the limit for its route (details.limitBytes). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `uri_too_long`: The request target (path and query string) is longer than the limit (details.limitChars). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unsupported_media_type`: The request body is not application/json (or is sent without that Content-Type) on an operation that takes a body. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `headers_too_large`: The request line and headers together are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `internal_error`: An unexpected failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `service_unavailable`: A backing service did not answer in time; retry later. Nothing is known to have been created. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
             };
         };
     };

@@ -825,6 +825,29 @@ export const OPERATIONS: Record<string, OperationInputs> = {
     "parameters": [],
     "body": null,
     "bodyRequired": false
+  },
+  "McpController_handle": {
+    "method": "POST",
+    "path": "/mcp",
+    "summary": "The MCP server (Model Context Protocol, Streamable HTTP transport, stateless)",
+    "description": "**Scope:** any valid key.\n\nA JSON-RPC message of MCP (initialize, tools/list, tools/call, ...), answered as JSON. Send Accept: application/json, text/event-stream. Each tool calls this API with the request's own key: an operation its scopes do not allow answers the tool call with isError and the API's error body (insufficient_scope). Any valid key may call this endpoint; it is not counted by the rate limits, the API calls of its tools are.",
+    "authenticated": true,
+    "idempotencyKey": false,
+    "parameters": [
+      {
+        "name": "authorization",
+        "in": "header",
+        "required": true,
+        "schema": {
+          "type": "string"
+        }
+      }
+    ],
+    "body": {
+      "type": "object",
+      "additionalProperties": true
+    },
+    "bodyRequired": true
   }
 };
 
