@@ -4,7 +4,7 @@ import { retryAfterSecondsOf } from './api-error';
 export interface RetryOptions {
   /** Attempts in all, the first included (default 3; 1 turns retries off). */
   maxAttempts?: number;
-  /** The longest wait the SDK accepts; a Retry-After beyond it is answered to the caller as it is (default 60 s). */
+  /** The longest wait the SDK accepts; a Retry-After beyond it is answered to the caller as it is (default 120 s: a one-minute sliding window can ask for more than 60). */
   maxDelayMs?: number;
   /** The wait between attempts when the answer has no Retry-After: base × 2^(attempt-1) (default 500 ms). */
   baseDelayMs?: number;
@@ -27,7 +27,7 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  */
 export function retryingFetch(send: (request: Request) => Promise<Response>, options: RetryOptions = {}): (request: Request) => Promise<Response> {
   const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
-  const maxDelayMs = options.maxDelayMs ?? 60_000;
+  const maxDelayMs = options.maxDelayMs ?? 120_000;
   const baseDelayMs = options.baseDelayMs ?? 500;
   const sleep = options.sleep ?? defaultSleep;
   return async (request) => {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiBody, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -36,13 +36,13 @@ export class McpController {
   @ApiBody({ description: 'a JSON-RPC request, notification or response (MCP)', schema: { type: 'object', additionalProperties: true } })
   @ApiOkResponse({ description: 'the JSON-RPC answer (202 without a body for a notification)', schema: { type: 'object', additionalProperties: true } })
   @ApiErrors(...OPERATION_ERRORS.mcp)
-  async handle(@Req() request: AuthenticatedRequest, @Res() reply: FastifyReply, @Body() message: unknown, @Headers('authorization') authorization: string): Promise<void> {
+  async handle(@Req() request: AuthenticatedRequest, @Res() reply: FastifyReply, @Body() message: unknown): Promise<void> {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     const requestId = typeof request.headers['x-request-id'] === 'string' ? request.headers['x-request-id'] : undefined;
     const client = new SocialClient({
       baseUrl: 'http://gateway.internal',
       // The key the guard just accepted (Bearer <key>): the tools act as the caller, never as more.
-      apiKey: authorization.replace(/^Bearer\s+/i, '').trim(),
+      apiKey: (request.headers.authorization ?? '').replace(/^Bearer\s+/i, '').trim(),
       fetch: injectedFetch(fastify, { remoteAddress: request.ip, requestId }),
       // A tool answers a 429 to the agent (the API's rate_limited, with its retry time) instead of holding this request.
       retry: { maxAttempts: 1 },
@@ -51,7 +51,7 @@ export class McpController {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
-      const headers = new globalThis.Headers();
+      const headers = new Headers();
       for (const name of TRANSPORT_HEADERS) {
         const value = request.headers[name];
         if (typeof value === 'string') headers.set(name, value);
