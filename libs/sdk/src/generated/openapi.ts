@@ -7531,9 +7531,7 @@ export interface operations {
     McpController_handle: {
         parameters: {
             query?: never;
-            header: {
-                authorization: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };

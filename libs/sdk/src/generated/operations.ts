@@ -833,16 +833,7 @@ export const OPERATIONS: Record<string, OperationInputs> = {
     "description": "**Scope:** any valid key.\n\nA JSON-RPC message of MCP (initialize, tools/list, tools/call, ...), answered as JSON. Send Accept: application/json, text/event-stream. Each tool calls this API with the request's own key: an operation its scopes do not allow answers the tool call with isError and the API's error body (insufficient_scope). Any valid key may call this endpoint; it is not counted by the rate limits, the API calls of its tools are.",
     "authenticated": true,
     "idempotencyKey": false,
-    "parameters": [
-      {
-        "name": "authorization",
-        "in": "header",
-        "required": true,
-        "schema": {
-          "type": "string"
-        }
-      }
-    ],
+    "parameters": [],
     "body": {
       "type": "object",
       "additionalProperties": true
