@@ -11,6 +11,7 @@ import {
   unmatchedServices,
   wrongProbes,
 } from './cross-references';
+import { eventStoreClusterProblems } from './eventstore-cluster';
 import { findKustomize, renderKustomization } from './kustomize';
 import { appContainers, ofKind, podTemplates, selects, type Manifest } from './manifest';
 import { schemaProblems } from './schema-validation';
@@ -169,6 +170,45 @@ describeRendered('the manifest checks', () => {
       'Deployment/comments: runs dist/apps/gateway/src/main.js, not dist/apps/comments/src/main.js',
       'Deployment/publisher container app: root filesystem is writable',
       'Deployment/publisher container app: resources.limits.memory is not set',
+    ]);
+  });
+});
+
+describeRendered('the production EventStoreDB cluster', () => {
+  let production: Manifest[];
+  beforeAll(() => {
+    production = renderKustomization(kustomize!, join(K8S, 'overlays/production'));
+  });
+  const statefulSet = (objects: Manifest[]) => objects.find((object) => object.kind === 'StatefulSet' && object.metadata.name === 'eventstore')!;
+  const node = (objects: Manifest[]) => podTemplates([statefulSet(objects)])[0].spec.containers[0];
+  const setting = (objects: Manifest[], name: string) => node(objects).env!.find((variable) => variable.name === name)!;
+
+  it('runs three TLS nodes found through DNS, on persistent volumes, ready on /health/live, one per machine, and the apps use it', () => {
+    expect(eventStoreClusterProblems(production)).toEqual([]);
+    expect((statefulSet(production).spec as { replicas: number }).replicas).toBe(3);
+  });
+
+  it('is not what the base runs (a single insecure node), and the check says why', () => {
+    const problems = eventStoreClusterProblems(renderKustomization(kustomize!, join(K8S, 'base')));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'StatefulSet/eventstore: replicas 1: a cluster needs an odd number, 3 or more',
+        'StatefulSet/eventstore: runs in insecure mode (no TLS)',
+        expect.stringMatching(/^Deployment\/posts container app: EVENTSTORE_URL does not ask for TLS/),
+      ]),
+    );
+  });
+
+  it('reports a cluster size that is not the replica count, a certificate not on a Secret, and a CA file the apps do not have', () => {
+    const broken = structuredClone(production);
+    setting(broken, 'EVENTSTORE_CLUSTER_SIZE').value = '5';
+    setting(broken, 'EVENTSTORE_CERTIFICATE_FILE').value = '/etc/ssl/node.crt';
+    const posts = podTemplates([broken.find((object) => object.kind === 'Deployment' && object.metadata.name === 'posts')!])[0].spec.containers[0];
+    posts.volumeMounts = posts.volumeMounts!.filter((mount) => mount.name !== 'eventstore-ca');
+    expect(eventStoreClusterProblems(broken)).toEqual([
+      'StatefulSet/eventstore: EVENTSTORE_CLUSTER_SIZE 5 is not replicas (3)',
+      'StatefulSet/eventstore: EVENTSTORE_CERTIFICATE_FILE /etc/ssl/node.crt is not on a mounted Secret',
+      'Deployment/posts container app: the tlsCAFile /etc/social/eventstore-ca/ca.crt of EVENTSTORE_URL is not mounted',
     ]);
   });
 });

@@ -412,10 +412,8 @@ describe('connect refusals', () => {
     expect(refused.body.error).toMatchObject({ code: 'insufficient_scope', details: { missing: ['accounts'] } });
   });
 
-  it('answers platform_not_configured for a platform without an app, sign_in_not_supported for Bluesky', async () => {
+  it('answers sign_in_not_supported for Bluesky (platform_not_configured: see "a deployment with only the Facebook app")', async () => {
     const events = await stack.eventCount();
-    const unconfigured = await stack.request('POST', '/api/v1/accounts/connect', { key, body: { platform: 'instagram', redirectUri: CLIENT_BACK } });
-    expect(unconfigured.body.error.code).toBe('platform_not_configured');
     const bluesky = await stack.request('POST', '/api/v1/accounts/connect', { key, body: { platform: 'bluesky', redirectUri: CLIENT_BACK } });
     expect(bluesky.body.error.code).toBe('sign_in_not_supported');
     expect(await stack.eventCount()).toBe(events);
@@ -470,3 +468,81 @@ describe('credentials obtained elsewhere', () => {
     expect(notAnId.body.error.code).toBe('not_found');
   });
 });
+
+/**
+ * What the sign-in asks for is what publishing needs: the tokens hold the scopes asked at
+ * consent, and the sandbox refuses every call whose token lacks what the platform's
+ * documentation requires (libs/platforms/src/scopes), as X (media.write) and Mastodon
+ * (write:media) refuse a media upload.
+ */
+describe('sign-in scopes', () => {
+  const photo = () => `${sandbox().mediaUrl}/media/photo.jpg`;
+  const clip = () => `${sandbox().mediaUrl}/media/clip.mp4`;
+  /** The documented endpoints the platform was called at for an identity, and whether any call was refused. */
+  const callsOf = (platform: Platform, identityKey: string) => sandbox().control.requests({ platform, account: identityKey }).map((request) => request.documented);
+
+  it.each([
+    { platform: 'x' as Platform, media: () => [photo()], uploads: ['/2/media/upload'] },
+    { platform: 'x' as Platform, media: () => [clip()], uploads: ['/2/media/upload/initialize', '/2/media/upload/{id}/append', '/2/media/upload/{id}/finalize'] },
+    { platform: 'mastodon' as Platform, media: () => [photo()], uploads: ['/api/v2/media'] },
+  ])('a $platform account signed in through consent publishes with media ($uploads.0)', async ({ platform, media, uploads }) => {
+    const user = sandbox().control.provisionAccount({ platform, handle: `media_${Math.random().toString(36).slice(2, 8)}` }).identity.key;
+    const [accountId] = await signIn(platform, user);
+    const published = await publishNow(accountId, { content: 'With media', mediaUrls: media() });
+    expect(published.status).toBe(201);
+    expect(published.body.results).toEqual([expect.objectContaining({ accountId, success: true })]);
+    const item = sandbox().control.published({ platform, account: user, kind: 'post' }).at(-1)!;
+    expect(item.media).toHaveLength(1);
+    // Made through the documented upload endpoints, with the token the consent gave.
+    expect(callsOf(platform, user)).toEqual(expect.arrayContaining(uploads));
+  });
+
+  it('the same upload is refused with the platform\'s own answer when the token lacks the media scope', async () => {
+    const x = sandbox().control.provisionAccount({ platform: 'x', handle: 'no_media', scopes: ['tweet.read', 'tweet.write', 'users.read', 'offline.access'] });
+    const upload = await fetch(`${sandbox().url}/x/2/media/upload`, { method: 'POST', headers: { authorization: `Bearer ${x.accessToken}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(upload.status).toBe(403);
+    expect(await upload.json()).toEqual({ title: 'Forbidden', type: 'about:blank', status: 403, detail: 'Forbidden' });
+    const mastodon = sandbox().control.provisionAccount({ platform: 'mastodon', handle: 'no_media', scopes: ['read:accounts', 'read:statuses', 'write:statuses'] });
+    const media = await fetch(`${sandbox().url}/mastodon/api/v2/media`, { method: 'POST', headers: { authorization: `Bearer ${mastodon.accessToken}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(media.status).toBe(403);
+    expect(await media.json()).toEqual({ error: 'This action is outside the authorized scopes' });
+  });
+
+  it('Instagram connects with only the Facebook app configured (Facebook Login), and publishes with media', async () => {
+    // This stack configures no Instagram app: Instagram signs in with the Facebook app.
+    const user = sandbox().control.provisionAccount({ platform: 'facebook', handle: 'gram_owner', key: 'facebook:gram_owner' }).identity.key;
+    const page = sandbox().control.provisionAccount({ platform: 'facebook', handle: 'gram_page', kind: 'page', ownerKey: user }).identity;
+    const gram = sandbox().control.provisionAccount({ platform: 'instagram', handle: 'gram_shop', kind: 'instagram', ownerKey: user, attributes: { pageId: page.platformAccountId } }).identity;
+    const started = await stack.request('POST', '/api/v1/accounts/connect', { key, body: { platform: 'instagram', redirectUri: CLIENT_BACK } });
+    expect(started.status).toBe(200);
+    expect(new URL(started.body.authorizationUrl).searchParams.get('client_id')).toBe('facebook-client');
+    const ids = await signIn('instagram', user);
+    const listed = await Promise.all(ids.map(accountById));
+    const instagram = listed.find((account: Record<string, unknown>) => account.platform === 'instagram')!;
+    expect(instagram).toMatchObject({ status: 'connected', platformAccountId: gram.platformAccountId });
+    const published = await publishNow(instagram.id as string, { content: 'Caption', mediaUrls: [photo()] });
+    expect(published.body.results).toEqual([expect.objectContaining({ success: true })]);
+  });
+});
+
+describe('a deployment with only the Facebook app', () => {
+  let bare: TestStack;
+  let bareKey: string;
+  beforeAll(async () => {
+    bare = await TestStack.start({ apps: ['gateway', 'projector', 'accounts'], overrides: { oauthCallbackUrl: CALLBACK, platformApps: { facebook: { clientId: 'fb-only', clientSecret: 'fb-secret' } } } });
+    ({ key: bareKey } = await bare.workspace(['accounts']));
+  });
+  afterAll(() => bare.stop());
+
+  it('starts an Instagram sign-in with the Facebook app, and answers platform_not_configured (naming its variables) for a platform without one, appending nothing', async () => {
+    const instagram = await bare.request('POST', '/api/v1/accounts/connect', { key: bareKey, body: { platform: 'instagram', redirectUri: CLIENT_BACK } });
+    expect(instagram.status).toBe(200);
+    expect(new URL(instagram.body.authorizationUrl).searchParams.get('client_id')).toBe('fb-only');
+    const events = await bare.eventCount();
+    const unconfigured = await bare.request('POST', '/api/v1/accounts/connect', { key: bareKey, body: { platform: 'x', redirectUri: CLIENT_BACK } });
+    expect(unconfigured.status).toBe(400);
+    expect(unconfigured.body.error).toMatchObject({ code: 'platform_not_configured', message: expect.stringContaining('X_CLIENT_ID') });
+    expect(await bare.eventCount()).toBe(events);
+  });
+});
+

@@ -25,7 +25,44 @@ describe('client webhooks for the comment inbox events', () => {
     await receiver.close();
   });
 
+  it('comment.received carries the id a reply takes: a receiver replies with what it was sent, and the reply is on the platform', async () => {
+    receiver.reset();
+    const { key, workspaceId } = await stack.workspace(['read', 'write', 'publish', 'engage', 'webhooks']);
+    const subscribed = await stack.request('POST', '/api/v1/webhooks', { key, body: { url: receiver.url, events: ['comment.received', 'comment.replied'] } });
+    receiver.secrets = [subscribed.body.secret];
+    const mastodon = await world.account(workspaceId, 'mastodon');
+    const published = await world.publish(key, mastodon);
+    const added = world.comment('mastodon', published, 'Does it work offline?');
+
+    await until(() => receiver.delivered.some((r) => r.payload.type === 'comment.received'), 15_000);
+    const received = receiver.delivered.find((r) => r.payload.type === 'comment.received')!;
+    expect(received.verified).toBe(true);
+    expect(received.payload.data).toMatchObject({
+      platformCommentId: added.id,
+      platform: 'mastodon',
+      postId: published.postId,
+      accountId: mastodon.id,
+      parentCommentId: null,
+      internalCommentId: expect.any(String),
+      text: 'Does it work offline?',
+      tags: expect.arrayContaining(['question']),
+    });
+    expect(received.payload.data.internalCommentId).not.toBe(added.id);
+
+    // What a client's handler does with the delivery: reply to the comment it names, with the ids it names.
+    const { platform, platformCommentId, accountId } = received.payload.data;
+    const reply = await stack.request('POST', '/api/v1/comments/reply', { key, body: { platform, commentId: platformCommentId, accountId, message: 'Yes, fully offline.' } });
+    expect(reply.status).toBe(200);
+    const onSandbox = world.sandbox.published({ platform: 'mastodon', kind: 'comment' }).find((item) => item.id === reply.body.result.id);
+    expect(onSandbox).toMatchObject({ parentId: added.id, text: 'Yes, fully offline.' });
+
+    await until(() => receiver.delivered.some((r) => r.payload.type === 'comment.replied'), 15_000);
+    const replied = receiver.delivered.find((r) => r.payload.type === 'comment.replied')!;
+    expect(replied.payload.data).toMatchObject({ platformCommentId: added.id, platform: 'mastodon', postId: published.postId, accountId: mastodon.id, replyId: reply.body.result.id, message: 'Yes, fully offline.' });
+  });
+
   it('delivers each to the endpoint subscribed to it, signed, and nothing it did not subscribe to', async () => {
+    receiver.reset();
     const { key, workspaceId } = await stack.workspace(['read', 'write', 'publish', 'engage', 'webhooks']);
     const events = ['comment.hidden', 'comment.unhidden', 'comment.reply_deleted', 'comment.reclassified'];
     const subscribed = await stack.request('POST', '/api/v1/webhooks', { key, body: { url: receiver.url, events } });
@@ -33,7 +70,9 @@ describe('client webhooks for the comment inbox events', () => {
     receiver.secrets = [subscribed.body.secret];
 
     const facebook = await world.account(workspaceId, 'facebook');
-    const platformCommentId = world.comment('facebook', await world.publish(key, facebook), 'Where is my order?').id;
+    const published = await world.publish(key, facebook);
+    const postId = published.postId;
+    const platformCommentId = world.comment('facebook', published, 'Where is my order?').id;
     await world.untilListed(key, [platformCommentId]);
     const target = { platform: 'facebook', commentId: platformCommentId };
     expect((await stack.request('POST', '/api/v1/comments/hide', { key, body: target })).status).toBe(200);
@@ -52,9 +91,12 @@ describe('client webhooks for the comment inbox events', () => {
     const byType = Object.fromEntries(receiver.delivered.map((r) => [r.payload.type, r.payload]));
     expect(receiver.delivered.map((r) => r.payload.type)).toEqual(events);
     const common = { version: 1, workspaceId, eventId: expect.any(String), position: expect.stringMatching(/^\d+:\d+$/), timestamp: expect.any(String) };
-    expect(byType['comment.hidden']).toMatchObject({ ...common, data: { commentId, accountId: facebook.id, hiddenAt: expect.any(String) } });
-    expect(byType['comment.unhidden']).toMatchObject({ ...common, data: { commentId, accountId: facebook.id, unhiddenAt: expect.any(String) } });
-    expect(byType['comment.reply_deleted']).toMatchObject({ ...common, data: { commentId, accountId: facebook.id, replyId, deletedAt: expect.any(String) } });
-    expect(byType['comment.reclassified']).toMatchObject({ ...common, data: { commentId, sentiment: 'negative', tags: ['complaint', 'urgent'], classifierVersion: 'test-v2', reclassifiedAt: expect.any(String) } });
+    // Every comment event names the comment as the API does (the id a reply, hide or unhide takes), its post and the service's own id apart.
+    const comment = { platformCommentId, platform: 'facebook', postId, internalCommentId: commentId };
+    expect(byType['comment.hidden']).toMatchObject({ ...common, data: { ...comment, accountId: facebook.id, hiddenAt: expect.any(String) } });
+    expect(byType['comment.unhidden']).toMatchObject({ ...common, data: { ...comment, accountId: facebook.id, unhiddenAt: expect.any(String) } });
+    expect(byType['comment.reply_deleted']).toMatchObject({ ...common, data: { ...comment, accountId: facebook.id, replyId, deletedAt: expect.any(String) } });
+    expect(byType['comment.reclassified']).toMatchObject({ ...common, data: { ...comment, accountId: facebook.id, sentiment: 'negative', tags: ['complaint', 'urgent'], classifierVersion: 'test-v2', reclassifiedAt: expect.any(String) } });
+    for (const delivery of receiver.delivered) expect(delivery.payload.data).not.toHaveProperty('commentId');
   });
 });

@@ -68,6 +68,8 @@ describe('comment ingestion (poll and Meta webhook)', () => {
     expect(byId.get(praise.id)).toEqual({
       platformCommentId: praise.id,
       platform: 'facebook',
+      postId: onFacebook.postId,
+      accountId: facebook.id,
       author: 'Jane Doe',
       text: 'Love it, great job! 😍',
       sentiment: 'positive',

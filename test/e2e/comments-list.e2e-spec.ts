@@ -1,5 +1,5 @@
 import { TestStack } from '../support/test-stack';
-import { CommentsWorld, startCommentsStack } from './comments-fixture';
+import { CommentsWorld, PublishedItem, startCommentsStack } from './comments-fixture';
 
 /** GET /api/v1/comments: newest first, every filter, the limit, invalid values, one workspace only. */
 describe('GET /api/v1/comments', () => {
@@ -8,6 +8,10 @@ describe('GET /api/v1/comments', () => {
   let key: string;
   /** Platform comment ids, oldest first: x praise, mastodon complaint, x question, x complaint (replied); X and Mastodon give times to the millisecond. */
   let ids: string[];
+  /** The posts the comments sit under, and the accounts they were published as. */
+  let onX: PublishedItem;
+  let onMastodon: PublishedItem;
+  let accounts: { x: string; mastodon: string };
 
   beforeAll(async () => {
     stack = await startCommentsStack();
@@ -15,7 +19,8 @@ describe('GET /api/v1/comments', () => {
     const workspace = await stack.workspace();
     key = workspace.key;
     const [x, mastodon] = [await world.account(workspace.workspaceId, 'x'), await world.account(workspace.workspaceId, 'mastodon')];
-    const [onX, onMastodon] = [await world.publish(key, x), await world.publish(key, mastodon)];
+    [onX, onMastodon] = [await world.publish(key, x), await world.publish(key, mastodon)];
+    accounts = { x: x.id, mastodon: mastodon.id };
     const added = [
       world.comment('x', onX, 'Absolutely love this, thank you!'),
       world.comment('mastodon', onMastodon, 'This update broke everything, awful.'),
@@ -53,6 +58,52 @@ describe('GET /api/v1/comments', () => {
     expect(idsOf(body)).toEqual(expected.map((i) => ids[i]));
   });
 
+  it('says which post each comment sits under and which account it came to', async () => {
+    const { body } = await world.list(key);
+    const byId = Object.fromEntries(body.comments.map((c) => [c.platformCommentId, c]));
+    expect(byId[ids[0]]).toMatchObject({ postId: onX.postId, accountId: accounts.x });
+    expect(byId[ids[1]]).toMatchObject({ postId: onMastodon.postId, accountId: accounts.mastodon });
+    // The postId is the service's post: GET /api/v1/posts/:id answers it.
+    expect((await stack.request('GET', `/api/v1/posts/${byId[ids[1]].postId}`, { key })).body.post).toMatchObject({ id: onMastodon.postId, platforms: ['mastodon'] });
+  });
+
+  it('filters by post, alone and with the other filters', async () => {
+    expect(idsOf((await world.list(key, `?postId=${onX.postId}`)).body)).toEqual([ids[3], ids[2], ids[0]]);
+    expect(idsOf((await world.list(key, `?postId=${onMastodon.postId}`)).body)).toEqual([ids[1]]);
+    expect(idsOf((await world.list(key, `?postId=${onX.postId}&unreplied=1&sentiment=negative`)).body)).toEqual([]);
+    expect(idsOf((await world.list(key, `?postId=${onX.postId}&platform=mastodon`)).body)).toEqual([]);
+    // A post of another workspace shows nothing, not its comments.
+    const other = await stack.workspace();
+    expect(idsOf((await world.list(other.key, `?postId=${onX.postId}`)).body)).toEqual([]);
+  });
+
+  it('filters by intent tag: only the comments carrying it, in list order', async () => {
+    const all = (await world.list(key)).body.comments;
+    const question = await world.list(key, '?tag=question');
+    expect(question.status).toBe(200);
+    expect(idsOf(question.body)).toEqual([ids[2]]);
+    for (const tag of ['question', 'complaint', 'praise', 'spam', 'purchase_intent', 'urgent']) {
+      const { status, body } = await world.list(key, `?tag=${tag}`);
+      expect(status).toBe(200);
+      expect(idsOf(body)).toEqual(all.filter((c) => c.tags.includes(tag)).map((c) => c.platformCommentId));
+    }
+    expect(idsOf((await world.list(key, `?tag=question&postId=${onMastodon.postId}`)).body)).toEqual([]);
+  });
+
+  it('pages a filtered list by its cursor, which stays bound to its filters', async () => {
+    const first = await world.list(key, `?postId=${onX.postId}&limit=2`);
+    expect(idsOf(first.body)).toEqual([ids[3], ids[2]]);
+    const cursor = first.body.nextCursor as string;
+    const second = await world.list(key, `?postId=${onX.postId}&limit=2&cursor=${cursor}`);
+    expect(idsOf(second.body)).toEqual([ids[0]]);
+    expect(second.body.nextCursor).toBeNull();
+    for (const other of [`?postId=${onMastodon.postId}`, '', '?tag=question']) {
+      const refused = await world.list(key, `${other}${other ? '&' : '?'}limit=2&cursor=${cursor}`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: 'invalid_query' });
+    }
+  });
+
   it('the three sentiment filters split the list: each returns only its own, together every comment once', async () => {
     const bySentiment = await Promise.all(['positive', 'negative', 'neutral'].map(async (sentiment) => {
       const { status, body } = await world.list(key, `?sentiment=${sentiment}`);
@@ -85,6 +136,9 @@ describe('GET /api/v1/comments', () => {
     ['limit=0', '?limit=0'],
     ['a limit that is not a number', '?limit=ten'],
     ['a fractional limit', '?limit=2.5'],
+    ['an unknown tag', '?tag=angry'],
+    ['a tag in capitals', '?tag=Question'],
+    ['a postId that is not an id', '?postId=post-1'],
   ])('refuses %s with 400 invalid_query', async (_name, query) => {
     const { status, body } = await world.list(key, query);
     expect(status).toBe(400);

@@ -71,8 +71,8 @@ describe('POST /api/v1/posts with a thread', () => {
     expect([three.text, three.parentId]).toEqual(['Part three, with a chart.', two.id]);
     expect(three.media.map((upload) => upload.altText)).toEqual(['Sign-ups by week']);
     expect(view.threadResults[a.id]).toEqual([
-      { index: 0, status: 'posted', platformPostId: two.id },
-      { index: 1, status: 'posted', platformPostId: three.id },
+      { index: 0, status: 'posted', platformPostId: two.id, url: expect.stringMatching(/^https:\/\//) },
+      { index: 1, status: 'posted', platformPostId: three.id, url: expect.stringMatching(/^https:\/\//) },
     ]);
     expect(view.thread).toEqual([{ content: 'Part two: what changed.', mediaUrls: [] }, { content: 'Part three, with a chart.', mediaUrls: [image(`${platform}-chart`)], altText: ['Sign-ups by week'] }]);
   });
@@ -177,7 +177,7 @@ describe('POST /api/v1/posts with a thread', () => {
     const stopped = await partsRecorded(postId, mastodon.id, 2);
     expect(stopped.status).toBe('published');
     expect(stopped.threadResults[mastodon.id]).toEqual([
-      { index: 0, status: 'posted', platformPostId: replies(mastodon.token)[0].id },
+      { index: 0, status: 'posted', platformPostId: replies(mastodon.token)[0].id, url: expect.stringContaining(replies(mastodon.token)[0].id) },
       { index: 1, status: 'failed', error: expect.objectContaining({ code: expect.any(String) }) },
     ]);
     expect(replies(mastodon.token).map((c) => c.text)).toEqual(['One.']);

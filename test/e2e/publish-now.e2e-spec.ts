@@ -90,6 +90,34 @@ describe('POST /api/v1/posts with publishNow', () => {
     expect(sandbox().published({ account: mastodon.token, kind: 'comment' }).map((c) => [c.text, c.parentId])).toEqual([['one', post.id], ['two', post.id], ['three', post.id]]);
   });
 
+  it("shows each first comment's outcome per account: the platform id and url, or the error (and the later ones skipped)", async () => {
+    const [ok, failing] = [await account('mastodon', 'ok'), await account('mastodon', 'failing')];
+    // The failing account's first comment is refused by Mastodon (once); its second is then skipped, never posted out of order.
+    sandbox().addFault({ platform: 'mastodon', account: failing.token, operation: 'comment', times: 1, fault: { type: 'error', status: 422, message: 'Validation failed: Text character limit of 500 exceeded' } });
+    const response = await publishNow([ok.ref, failing.ref], { firstComments: ['first', 'second'] });
+    expect(response.status).toBe(201);
+    const postId = response.body.post.id;
+    const detail = async () => (await stack.request('GET', `/api/v1/posts/${postId}`, { key })).body.post;
+    const deadline = Date.now() + 10_000;
+    let post = await detail();
+    while ([ok, failing].some((a) => (post.firstCommentResults?.[a.id] ?? []).length < 2) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      post = await detail();
+    }
+    const comments = sandbox().published({ account: ok.token, kind: 'comment' });
+    expect(post.firstCommentResults[ok.id]).toEqual(
+      comments.map((c, index) => ({ index, status: 'posted', platformCommentId: c.id, url: expect.stringContaining(c.id) })),
+    );
+    expect(comments.map((c) => c.text)).toEqual(['first', 'second']);
+    expect(post.firstCommentResults[failing.id]).toEqual([
+      { index: 0, status: 'failed', error: { code: expect.any(String), message: expect.stringContaining('500'), retryable: false } },
+      { index: 1, status: 'failed', error: expect.objectContaining({ code: 'first_comment_skipped' }) },
+    ]);
+    expect(sandbox().published({ account: failing.token, kind: 'comment' })).toEqual([]);
+    // Both posts went out: the first comments' failure leaves the post's own outcome alone.
+    expect(post.status).toBe('published');
+  });
+
   it('draws X posts from the pool, refunds a rejected one, and fails an account with x_quota_exhausted once it is used up', async () => {
     const pool = new XPool(stack.db.pool, 2);
     const [x1, x2, x3] = [await account('x'), await account('x'), await account('x')];

@@ -29,7 +29,7 @@ export async function openLocalStore(log: (line: string) => void): Promise<Store
     await migrate(database.databaseUrl);
     const key = process.env.TOKEN_ENCRYPTION_KEY ?? readLocalState().tokenEncryptionKey;
     const config = AppConfig.fromEnv({ ...process.env, DATABASE_URL: database.databaseUrl, TOKEN_ENCRYPTION_KEY: key });
-    const events = createEventStore(config, pool);
+    const events = await createEventStore(config, pool);
     closeEvents = () => events.close();
     return {
       workspaces: new WorkspaceStore(pool),

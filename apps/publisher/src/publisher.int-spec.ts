@@ -250,7 +250,7 @@ describe('publisher (real NATS, Postgres and platform sandbox; posts service sta
     const comments = sandbox.control.published({ account: mastodon.token, kind: 'comment' });
     expect(comments.map((c) => [c.text, c.parentId])).toEqual([['first', post.id], ['second', post.id], ['third', post.id]]);
     const recorded = posts.account(job.postId, mastodon.accountId).comments;
-    expect([0, 1, 2].map((i) => recorded.get(i))).toEqual(comments.map((c) => ({ status: 'posted', platformCommentId: c.id })));
+    expect([0, 1, 2].map((i) => recorded.get(i))).toEqual(comments.map((c) => ({ status: 'posted', platformCommentId: c.id, url: expect.stringContaining(c.id) })));
     const fb = posts.account(job.postId, facebook.accountId).comments;
     expect([0, 1, 2].map((i) => fb.get(i))).toEqual(
       ['invalid_parameter', 'first_comment_skipped', 'first_comment_skipped'].map((code) => ({ status: 'failed', error: expect.objectContaining({ code }) })),

@@ -18,6 +18,11 @@ describe('AppConfig: connecting accounts', () => {
     expect(config.linkedInApiVersion).toBe('202610');
   });
 
+  it('reads no Instagram app: Instagram signs in with the Facebook app (Instagram API with Facebook Login)', () => {
+    const config = AppConfig.fromEnv({ ...base, FACEBOOK_CLIENT_ID: 'fb-id', FACEBOOK_CLIENT_SECRET: 'fb-secret', INSTAGRAM_CLIENT_ID: 'ig-id', INSTAGRAM_CLIENT_SECRET: 'ig-secret' });
+    expect(config.platformApps).toEqual({ facebook: { clientId: 'fb-id', clientSecret: 'fb-secret' } });
+  });
+
   it('leaves the LinkedIn version to the connector when unset', () => {
     expect(AppConfig.fromEnv(base).linkedInApiVersion).toBeNull();
   });

@@ -18,6 +18,9 @@ function withoutTrailingSlash(url: string): string {
 }
 
 /** Comment polling per platform: a minute, five on X (recent search allows few calls per 15 minutes). */
+/** The platforms we register an app of our own with: Instagram signs in through Facebook Login, with the Facebook app. */
+export const PLATFORMS_WITH_OWN_APP: readonly Platform[] = PLATFORMS.filter((platform) => platform !== 'instagram');
+
 const DEFAULT_COMMENTS_POLL_INTERVAL_MS: Record<Platform, number> = {
   ...(Object.fromEntries(PLATFORMS.map((p) => [p, 60_000])) as Record<Platform, number>),
   x: 5 * 60_000,
@@ -97,7 +100,8 @@ export class AppConfig {
   /**
    * Our app on each platform, for signing accounts in: <PLATFORM>_CLIENT_ID and
    * <PLATFORM>_CLIENT_SECRET (e.g. X_CLIENT_ID, TIKTOK_CLIENT_ID = TikTok's client key).
-   * Mastodon needs none: the app is registered on each instance at first use.
+   * Mastodon needs none: the app is registered on each instance at first use. Instagram signs in
+   * through Facebook Login with the Facebook app (FACEBOOK_CLIENT_ID): no Instagram app is read.
    */
   platformApps: Partial<Record<Platform, { clientId: string; clientSecret: string | null }>> = {};
   /** The public url of GET /api/v1/accounts/connect/callback, as registered with every platform (OAUTH_CALLBACK_URL). */
@@ -207,7 +211,7 @@ export class AppConfig {
     config.metaWebhookVerifyToken = env.META_WEBHOOK_VERIFY_TOKEN || null;
     config.rateLimitGeneralPerMinute = int('RATE_LIMIT_GENERAL_PER_MINUTE', config.rateLimitGeneralPerMinute);
     config.rateLimitRepliesPerMinute = int('RATE_LIMIT_REPLIES_PER_MINUTE', config.rateLimitRepliesPerMinute);
-    for (const platform of PLATFORMS) {
+    for (const platform of PLATFORMS_WITH_OWN_APP) {
       const clientId = env[`${platform.toUpperCase()}_CLIENT_ID`];
       if (clientId) config.platformApps[platform] = { clientId, clientSecret: env[`${platform.toUpperCase()}_CLIENT_SECRET`] || null };
     }

@@ -124,7 +124,7 @@ export interface RecordFirstCommentCommand {
   kind?: 'threadPart';
   index: number;
   /** `started`: the boundary before the item's platform call, recorded once; the reply says whether this call recorded it. */
-  outcome: { status: 'posted'; platformCommentId: string } | { status: 'failed'; error: PublishError } | { status: 'started' };
+  outcome: { status: 'posted'; platformCommentId: string; url?: string } | { status: 'failed'; error: PublishError } | { status: 'started' };
 }
 
 /** Which first comments of an account are already recorded (so a redelivery posts only the rest). */

@@ -4,6 +4,10 @@ import type { CommentSentiment } from './comment-events';
 export interface CommentListItem {
   platformCommentId: string;
   platform: string;
+  /** The service's post the comment sits under (GET /api/v1/posts/:id). */
+  postId: string;
+  /** The connected account the post was published as: the default replier. */
+  accountId: string;
   author: string;
   text: string;
   sentiment: CommentSentiment;

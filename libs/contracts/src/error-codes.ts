@@ -45,7 +45,11 @@ export const ERROR_CODES = {
   unauthenticated: { status: 401, description: 'The Authorization header is missing, malformed, or names no active key.' },
   insufficient_scope: { status: 403, description: 'The key lacks a scope the operation needs (publishNow needs publish as well as write).' },
   not_found: { status: 404, description: 'No such resource in this key\'s workspace.' },
-  post_not_editable: { status: 409, description: 'Only a draft, or a scheduled post before its time, can be edited or deleted.' },
+  post_not_editable: { status: 409, description: 'Only a draft, or a scheduled post before its time, can be edited or deleted; a partial or failed post only in its overrides (details.fields: what else was given).' },
+  account_already_published: {
+    status: 409,
+    description: "The edit of a partial post would change what an account that already published it published; only the failed accounts' overrides can change (details.accountIds).",
+  },
   post_not_publishable: { status: 409, description: 'The post cannot be published in its current state (only a draft or a scheduled post can).' },
   post_not_retryable: { status: 409, description: 'Only a partial or failed post has accounts to retry.' },
   precondition_failed: { status: 412, description: 'If-Match names a version of the post that is no longer current; GET it again.' },

@@ -2,7 +2,7 @@ import type { AltTexts } from './post-events';
 import type { PostOverride, PostOverrides } from './post-overrides';
 import type { PlatformOptions } from './post-platform-options';
 import type { PostStatus } from './post-status';
-import type { ThreadPartInput, ThreadPartResult } from './post-thread';
+import type { FirstCommentResult, ThreadPartInput, ThreadPartResult } from './post-thread';
 
 /** Body of POST /api/v1/posts after shape validation (types only; rules are the domain's). */
 export interface CreatePostBody {
@@ -78,6 +78,8 @@ export interface PostDetail extends PostListItem {
   autoSplit?: boolean;
   /** Present once some thread part was recorded: per account id, each part's id (or error), in order. */
   threadResults?: Record<string, ThreadPartResult[]>;
+  /** Present once some first comment was recorded: per account id, each first comment's id and url (or error), in order. */
+  firstCommentResults?: Record<string, FirstCommentResult[]>;
   /** Present when the post has overrides: as stored, keyed by platform id or account id. */
   overrides?: PostOverrides;
   /** Present when the post has platform options: keyed by platform id. */

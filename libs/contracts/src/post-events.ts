@@ -126,6 +126,8 @@ export interface FirstCommentPostedData {
   accountId: string;
   index: number;
   platformCommentId: string;
+  /** Its permalink as the platform answered it; absent on events recorded before urls were kept. */
+  url?: string;
   postedAt: string;
 }
 
@@ -155,6 +157,8 @@ export interface ThreadPartPostedData {
   accountId: string;
   index: number;
   platformPostId: string;
+  /** Its permalink as the platform answered it; absent on events recorded before urls were kept. */
+  url?: string;
   postedAt: string;
 }
 

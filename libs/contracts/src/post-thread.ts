@@ -40,5 +40,16 @@ export interface ThreadPartResult {
   index: number;
   status: 'posted' | 'failed';
   platformPostId?: string;
+  /** When posted: the part's permalink, as the platform gave it (absent on parts recorded before urls were kept). */
+  url?: string;
+  error?: { code: string; message: string; retryable: boolean };
+}
+
+/** What one first comment became on one account: its platform id (and permalink) once posted, or why it failed. */
+export interface FirstCommentResult {
+  index: number;
+  status: 'posted' | 'failed';
+  platformCommentId?: string;
+  url?: string;
   error?: { code: string; message: string; retryable: boolean };
 }

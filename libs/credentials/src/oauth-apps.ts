@@ -12,8 +12,10 @@ export interface PlatformAppSettings {
 
 /**
  * Which app speaks for us on a platform: the configured one, or on a federated server
- * (Mastodon) the one registered there at first use and remembered. Null when the
- * platform is not configured (connecting then answers platform_not_configured).
+ * (Mastodon) the one registered there at first use and remembered. A platform that signs in
+ * with another's app uses that one: Instagram (API with Facebook Login) the Facebook app, for
+ * connecting and for renewing its tokens (fb_exchange_token takes the Facebook app's id and
+ * secret). Null when the platform is not configured (connecting then answers platform_not_configured).
  */
 export class OAuthApps {
   constructor(
@@ -36,7 +38,7 @@ export class OAuthApps {
       await this.store.saveRegisteredApp(platform, instanceUrl, await signIn.registerApp(instanceUrl, callback));
       return this.store.registeredApp(platform, instanceUrl);
     }
-    const configured = this.settings.apps[platform];
+    const configured = this.settings.apps[signIn.appPlatform ?? platform];
     return configured && callback ? { ...configured, redirectUri: callback } : null;
   }
 }

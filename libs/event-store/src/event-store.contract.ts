@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EventStore, NewEvent, RecordedEvent, WrongExpectedRevisionError } from './event-store.port';
+import { EventStore, NewEvent, RecordedEvent, StreamAppend, StreamAppendOutcome, WrongExpectedRevisionError } from './event-store.port';
 import { comparePositions, GlobalPosition } from '@app/contracts';
 
 export interface ContractHarness {
@@ -147,6 +147,54 @@ export function describeEventStoreContract(name: string, setUp: () => Promise<Co
       expect(manyWon).toBe(single.status === 'rejected');
       expect((await harness.store.readStream(contested)).map((e) => e.type)).toEqual([manyWon ? 'M0' : 'S0']);
       expect((await harness.store.readStream(other)).map((e) => e.type)).toEqual(['O0']);
+    });
+
+    it('answers a retry of a written append (same event ids) with its result, writing nothing twice', async () => {
+      const id = stream();
+      const first = [event('A0'), event('A1')];
+      const written = await harness.store.append(id, first, 'no_stream');
+      await harness.store.append(id, [event('B')], 1n);
+      // Retried after the stream moved on (an answer lost, then another writer): still the same result.
+      const retried = await harness.store.append(id, first, 'no_stream');
+      expect(retried.revision).toBe(written.revision);
+      const next = [event('C')];
+      await harness.store.append(id, next, 2n);
+      expect((await harness.store.append(id, next, 2n)).revision).toBe(3n);
+      expect((await harness.store.append(id, next, 'any')).revision).toBe(3n);
+      expect((await harness.store.readStream(id)).map((e) => e.type)).toEqual(['A0', 'A1', 'B', 'C']);
+    });
+
+    it('refuses an append at a taken revision that repeats only some of the ids written there', async () => {
+      const id = stream();
+      const [a0, a1] = [event('A0'), event('A1')];
+      await harness.store.append(id, [a0, a1], 'no_stream');
+      await expect(harness.store.append(id, [a0, event('X')], 'no_stream')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await expect(harness.store.append(id, [a1], 'no_stream')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      expect((await harness.store.readStream(id)).map((e) => e.type)).toEqual(['A0', 'A1']);
+    });
+
+    it('answers a retried multi-stream append with the results of the streams it wrote, writing the rest once', async () => {
+      const [created, extended, anyRevision, refused] = [stream(), stream(), stream(), stream()];
+      await harness.store.append(extended, [event('X0')], 'no_stream');
+      await harness.store.append(refused, [event('R0')], 'no_stream');
+      const appends: StreamAppend[] = [
+        { streamId: created, events: [event('C0'), event('C1')], expected: 'no_stream' },
+        { streamId: extended, events: [event('X1')], expected: 0n },
+        { streamId: anyRevision, events: [event('N0')], expected: 'any' },
+        { streamId: refused, events: [event('R-late')], expected: 'no_stream' },
+      ];
+      const first = await harness.store.appendMany(appends);
+      // As after a call that threw part-way: the same appends again, with one not sent before.
+      const late = stream();
+      const retried = await harness.store.appendMany([...appends, { streamId: late, events: [event('L0')], expected: 'no_stream' }]);
+      const revisions = (outcomes: StreamAppendOutcome[]) => outcomes.map((o) => (o instanceof WrongExpectedRevisionError ? 'refused' : o.revision));
+      expect(revisions(first)).toEqual([1n, 1n, 0n, 'refused']);
+      expect(revisions(retried)).toEqual([1n, 1n, 0n, 'refused', 0n]);
+      expect((await harness.store.readStream(created)).map((e) => e.type)).toEqual(['C0', 'C1']);
+      expect((await harness.store.readStream(extended)).map((e) => e.type)).toEqual(['X0', 'X1']);
+      expect((await harness.store.readStream(anyRevision)).map((e) => e.type)).toEqual(['N0']);
+      expect((await harness.store.readStream(refused)).map((e) => e.type)).toEqual(['R0']);
+      expect((await harness.store.readStream(late)).map((e) => e.type)).toEqual(['L0']);
     });
 
     it('refuses a multi-stream append naming a stream twice', async () => {

@@ -7,15 +7,19 @@ import { EVENT_STORE, EventStore } from './event-store.port';
 import { EventStoreReadiness } from './event-store.readiness';
 import { PostgresEventStore } from './postgres-event-store';
 
-/** Chooses the event store adapter from configuration (EVENT_STORE=postgres | eventstoredb). */
-export function createEventStore(config: AppConfig, pool: Pool): EventStore {
+/**
+ * Chooses the event store adapter from configuration (EVENT_STORE=postgres | eventstoredb).
+ * EventStoreDB is connected to and its version checked here: an unsupported or
+ * unreachable server fails start-up with the reason.
+ */
+export async function createEventStore(config: AppConfig, pool: Pool): Promise<EventStore> {
   switch (config.eventStore) {
     case 'postgres':
       return new PostgresEventStore(pool, { databaseUrl: config.databaseUrl });
     case 'eventstoredb': {
       // Loaded only when chosen: the gRPC client costs ~300 ms to import.
       const { EventStoreDbEventStore } = require('./eventstoredb-event-store') as typeof import('./eventstoredb-event-store');
-      return EventStoreDbEventStore.fromConnectionString(config.eventStoreUrl!);
+      return EventStoreDbEventStore.connect(config.eventStoreUrl!);
     }
   }
 }
@@ -34,7 +38,7 @@ function countingAppends(store: EventStore): EventStore {
 @Global()
 @Module({
   providers: [
-    { provide: EVENT_STORE, inject: [AppConfig, PG_POOL], useFactory: (config: AppConfig, pool: Pool) => countingAppends(createEventStore(config, pool)) },
+    { provide: EVENT_STORE, inject: [AppConfig, PG_POOL], useFactory: async (config: AppConfig, pool: Pool) => countingAppends(await createEventStore(config, pool)) },
     EventStoreReadiness,
   ],
   exports: [EVENT_STORE, EventStoreReadiness],

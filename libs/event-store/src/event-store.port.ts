@@ -66,6 +66,20 @@ export interface EventStore {
   /**
    * Appends atomically, refusing with WrongExpectedRevisionError (and writing
    * nothing) when the stream is not at the expected revision.
+   *
+   * Retries are idempotent, as EventStoreDB's appends are
+   * (https://developers.eventstore.com/clients/grpc/appending-events.html, the
+   * event id; the server's rule: IndexWriter.CheckCommit in EventStore/KurrentDB):
+   * an append whose events are all in the stream already, with the same ids,
+   * in the same order, right after the expected revision (a retry of an append
+   * that was written, e.g. after a lost answer) succeeds without writing
+   * anything and returns the revision of the last of those events (and its
+   * position). Anything else at a taken revision is refused, including an
+   * append that repeats only some of the ids written there. Every new event
+   * therefore needs a new id (PostgreSQL throws on an id stored elsewhere).
+   * With 'any', EventStoreDB recognises a retry only while it remembers the
+   * ids (a cache of recent ones), so a late 'any' retry may write the events
+   * twice there; PostgreSQL always recognises it.
    */
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
 
@@ -75,8 +89,9 @@ export interface EventStore {
    * and a WrongExpectedRevisionError as its outcome, the others are written.
    * Outcomes come in the order of `appends`, and the events enter the global
    * feed in that order. Not atomic across streams: when the call throws, some
-   * streams may have been written (a retry with the same expected revisions
-   * reports those as conflicts and writes nothing twice).
+   * streams may have been written. A retry with the same events (same ids)
+   * is safe: each stream is treated as `append` treats a retry, so the streams
+   * already written get the result they got and nothing is written twice.
    */
   appendMany(appends: StreamAppend[]): Promise<StreamAppendOutcome[]>;
 

@@ -1,7 +1,9 @@
 import { PassThrough, Readable } from 'node:stream';
+import { Logger } from '@nestjs/common';
 import {
   AccessDeniedError,
   AllStreamResolvedEvent,
+  EventStoreDBClient,
   StreamNotFoundError,
   UnavailableError,
   WrongExpectedVersionError,
@@ -9,7 +11,15 @@ import {
   type ReadAllOptions,
   type SubscribeToAllOptions,
 } from '@eventstore/db-client';
-import { backoffDelay, EventStoreDbClient, EventStoreDbEventStore, inBatches } from './eventstoredb-event-store';
+import {
+  APPEND_MANY_CONCURRENCY,
+  backoffDelay,
+  EventStoreDbClient,
+  EventStoreDbEventStore,
+  inBatches,
+  requireSupportedServer,
+  serverVersionOf,
+} from './eventstoredb-event-store';
 import { RecordedEvent, WrongExpectedRevisionError } from './event-store.port';
 import { START } from '@app/contracts';
 
@@ -69,9 +79,9 @@ class FakeClient {
   }
 }
 
-function setUp() {
+function setUp(options: { closeTimeoutMs?: number } = {}) {
   const client = new FakeClient();
-  const store = new EventStoreDbEventStore(client as unknown as EventStoreDbClient, { resubscribeBackoff: { initialMs: 1, maxMs: 4 } });
+  const store = new EventStoreDbEventStore(client as unknown as EventStoreDbClient, { resubscribeBackoff: { initialMs: 1, maxMs: 4 }, ...options });
   return { client, store };
 }
 
@@ -177,6 +187,101 @@ describe('EventStoreDbEventStore (fake client)', () => {
     });
   });
 
+  describe('appendMany', () => {
+    const appendsTo = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        streamId: `s-${i}`,
+        events: [{ eventId: `e-${i}`, type: 'A', data: {}, metadata: { workspaceId: 'w-1', version: 1 } }],
+        expected: 'no_stream' as const,
+      }));
+
+    /** appendToStream answering each call when told to, recording the order calls start in and how many are open. */
+    function controlledAppends(client: FakeClient) {
+      const started: string[] = [];
+      const open = new Map<string, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
+      let maxOpen = 0;
+      client.appendToStream.mockImplementation(
+        (streamId: string) =>
+          new Promise((resolve, reject) => {
+            started.push(streamId);
+            open.set(streamId, { resolve, reject });
+            maxOpen = Math.max(maxOpen, open.size);
+          }),
+      );
+      const settle = (streamId: string, outcome: { revision: bigint } | Error) => {
+        const call = open.get(streamId)!;
+        open.delete(streamId);
+        if (outcome instanceof Error) call.reject(outcome);
+        else call.resolve({ success: true, nextExpectedRevision: outcome.revision, position: { commit: 1n, prepare: 1n } });
+      };
+      return { started, open, settle, maxOpen: () => maxOpen };
+    }
+
+    it('has at most APPEND_MANY_CONCURRENCY appends in flight, started in the order given, outcomes in that order', async () => {
+      const { client, store } = setUp();
+      const calls = controlledAppends(client);
+      const appends = appendsTo(APPEND_MANY_CONCURRENCY * 2 + 3);
+      const done = store.appendMany(appends);
+      await eventually(() => calls.open.size === APPEND_MANY_CONCURRENCY);
+      // Answered out of order: the next call starts as soon as any slot frees.
+      calls.settle('s-5', new WrongExpectedVersionError(undefined, { streamName: 's-5', expected: 'no_stream', current: 0n }));
+      calls.settle('s-0', { revision: 0n });
+      await eventually(() => calls.started.length === APPEND_MANY_CONCURRENCY + 2);
+      while (calls.open.size > 0) {
+        for (const streamId of [...calls.open.keys()]) calls.settle(streamId, { revision: 0n });
+        await new Promise((r) => setImmediate(r));
+      }
+      const outcomes = await done;
+      expect(calls.maxOpen()).toBe(APPEND_MANY_CONCURRENCY);
+      expect(calls.started).toEqual(appends.map((a) => a.streamId));
+      expect(outcomes).toHaveLength(appends.length);
+      expect(outcomes[5]).toMatchObject({ name: 'WrongExpectedRevisionError', streamId: 's-5', actual: 0n });
+      expect(outcomes.filter((o) => !(o instanceof WrongExpectedRevisionError))).toHaveLength(appends.length - 1);
+    });
+
+    it('rejects with the first failure and starts no further append after it', async () => {
+      const { client, store } = setUp();
+      const calls = controlledAppends(client);
+      const done = store.appendMany(appendsTo(APPEND_MANY_CONCURRENCY + 10));
+      done.catch(() => undefined);
+      await eventually(() => calls.open.size === APPEND_MANY_CONCURRENCY);
+      calls.settle('s-3', new UnavailableError());
+      await expect(done).rejects.toBeInstanceOf(UnavailableError);
+      for (const streamId of [...calls.open.keys()]) calls.settle(streamId, { revision: 0n });
+      await new Promise((r) => setImmediate(r));
+      expect(calls.started).toHaveLength(APPEND_MANY_CONCURRENCY);
+    });
+  });
+
+  describe('close', () => {
+    it('gives up waiting for a client that never finishes disposing, after closeTimeoutMs', async () => {
+      const { client, store } = setUp({ closeTimeoutMs: 50 });
+      client.dispose = () => new Promise<void>(() => undefined);
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      const started = Date.now();
+      await store.close();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('not closed after 50 ms'));
+      warn.mockRestore();
+    });
+
+    it('passes on a dispose that fails within the limit', async () => {
+      const { client, store } = setUp({ closeTimeoutMs: 1_000 });
+      client.dispose = async () => {
+        throw new Error('dispose failed');
+      };
+      await expect(store.close()).rejects.toThrow('dispose failed');
+    });
+
+    it('waits for a dispose that finishes within the limit', async () => {
+      const { client, store } = setUp({ closeTimeoutMs: 1_000 });
+      client.dispose = () => new Promise<void>((resolve) => setTimeout(() => ((client.disposed = true), resolve()), 20));
+      await store.close();
+      expect(client.disposed).toBe(true);
+    });
+  });
+
   describe('subscribeToAll', () => {
     it('subscribes without system events and delivers domain events, one batch at a time', async () => {
       const { client, store } = setUp();
@@ -252,6 +357,34 @@ describe('EventStoreDbEventStore (fake client)', () => {
       expect(client.subscriptions[0].unsubscribed).toBe(true);
       expect(client.disposed).toBe(true);
     });
+  });
+});
+
+describe('server version', () => {
+  it('accepts 22.6 and every later version', () => {
+    for (const version of ['22.6.0', '22.10.3', '23.10.0', '24.10.1', '25.0.0']) expect(() => requireSupportedServer(version)).not.toThrow();
+  });
+
+  it('refuses older versions, and a server without the server-features call, saying what is needed', () => {
+    for (const version of ['22.5.9', '21.10.9', '20.10.0']) expect(() => requireSupportedServer(version)).toThrow(`EventStoreDB 22.6 or newer is needed (stream reads must report $all positions); the server reports version ${version}`);
+    expect(() => requireSupportedServer('unknown')).toThrow(/version unknown \(it has no server-features call: older than 21.10\)/);
+  });
+
+  it('is read from the server features the client fetched', async () => {
+    const client = { capabilities: Promise.resolve({ serverVersion: '24.10.0', supports: () => true }) };
+    expect(await serverVersionOf(client as unknown as EventStoreDBClient)).toBe('24.10.0');
+  });
+
+  it('fails connect() on an older server and disposes the client', async () => {
+    const client = { capabilities: Promise.resolve({ serverVersion: '21.10.0' }), dispose: jest.fn(async () => undefined) };
+    const connectionString = jest.spyOn(EventStoreDBClient, 'connectionString').mockReturnValue(client as unknown as EventStoreDBClient);
+    try {
+      await expect(EventStoreDbEventStore.connect('esdb://old:2113?tls=false')).rejects.toThrow(/22\.6 or newer is needed.*version 21\.10\.0/);
+      expect(connectionString).toHaveBeenCalledWith('esdb://old:2113?tls=false');
+      expect(client.dispose).toHaveBeenCalled();
+    } finally {
+      connectionString.mockRestore();
+    }
   });
 });
 

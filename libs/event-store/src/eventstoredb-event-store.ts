@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { Logger } from '@nestjs/common';
 import {
   AllStreamResolvedEvent,
   AllStreamSubscription,
@@ -44,10 +45,31 @@ export interface Backoff {
 export interface EventStoreDbEventStoreOptions {
   /** Wait before resubscribing after a drop: doubles per consecutive failure, up to maxMs. */
   resubscribeBackoff?: Backoff;
+  /** How long close() waits for the subscriptions to stop and the client to be disposed (DEFAULT_CLOSE_TIMEOUT_MS). */
+  closeTimeoutMs?: number;
 }
 
 const DEFAULT_BACKOFF: Backoff = { initialMs: 200, maxMs: 10_000 };
 const DEFAULT_BATCH_SIZE = 100;
+
+/**
+ * close() gives up waiting after this long. The client's dispose() waits for
+ * every call it still has open to finish, and a read left unfinished (iteration
+ * abandoned early) never does: shutdown must not hang on one.
+ */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+
+/** Appends appendMany has in flight at once (one stream each). */
+export const APPEND_MANY_CONCURRENCY = 16;
+
+/**
+ * EventStoreDB 22.6 is the first to give the $all position of events read from a
+ * stream (CHANGELOG 22.6.0, EventStore#3459:
+ * https://github.com/EventStore/EventStore/pull/3459). Older servers leave it
+ * unset, which the client reads as a position anyway (0 or the largest integer),
+ * so it cannot be told from the events: the version is asked once, at start-up.
+ */
+export const MINIMUM_SERVER_VERSION: readonly [major: number, minor: number] = [22, 6];
 
 /** Drops that resubscribing cannot cure: the subscription ends with them instead. */
 const PERMANENT_ERRORS: ReadonlySet<ErrorType> = new Set([ErrorType.ACCESS_DENIED, ErrorType.INVALID_ARGUMENT, ErrorType.UNSUPPORTED]);
@@ -55,7 +77,7 @@ const PERMANENT_ERRORS: ReadonlySet<ErrorType> = new Set([ErrorType.ACCESS_DENIE
 /**
  * The EventStoreDB adapter (production). Positions are EventStoreDB's own
  * (commit, prepare); events are JSON with our EventMetadata as their metadata.
- * Needs EventStoreDB 22.6 or later, which reports positions on stream reads.
+ * Needs EventStoreDB 22.6 or later (MINIMUM_SERVER_VERSION; connect() checks it).
  *
  * Only events written through this port are part of the feed: system events
  * ('$' types), link events and events without JSON metadata are skipped.
@@ -69,9 +91,20 @@ export class EventStoreDbEventStore implements EventStore {
     private readonly options: EventStoreDbEventStoreOptions = {},
   ) {}
 
-  /** e.g. esdb://localhost:2113?tls=false */
-  static fromConnectionString(connectionString: string, options?: EventStoreDbEventStoreOptions): EventStoreDbEventStore {
-    return new EventStoreDbEventStore(EventStoreDBClient.connectionString(connectionString), options);
+  /**
+   * Connects and checks the server's version (MINIMUM_SERVER_VERSION): an older
+   * server, or one that cannot be reached, fails here, at start-up.
+   * e.g. esdb://localhost:2113?tls=false, esdb://admin:changeit@host:2113?tls=true&tlsCAFile=ca.crt
+   */
+  static async connect(connectionString: string, options?: EventStoreDbEventStoreOptions): Promise<EventStoreDbEventStore> {
+    const client = EventStoreDBClient.connectionString(connectionString);
+    try {
+      requireSupportedServer(await serverVersionOf(client));
+    } catch (error) {
+      await client.dispose();
+      throw error;
+    }
+    return new EventStoreDbEventStore(client, options);
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -90,12 +123,18 @@ export class EventStoreDbEventStore implements EventStore {
     return { revision: result.nextExpectedRevision, position: result.position };
   }
 
-  /** EventStoreDB has no transaction across streams: one append per stream, in order, each with its own check. */
+  /**
+   * EventStoreDB has no transaction across streams: one append per stream, each
+   * with its own check, up to APPEND_MANY_CONCURRENCY at once. They are sent in
+   * the order given and reach the log in that order: the client sends every
+   * append of a connection, in call order, down one BatchAppend call
+   * (streams/appendToStream/batchAppend.js), which the server reads one request
+   * after the other and hands to its single writer in that order
+   * (Services/Transport/Grpc/Streams.BatchAppend.cs).
+   */
   async appendMany(appends: StreamAppend[]): Promise<StreamAppendOutcome[]> {
     if (new Set(appends.map((a) => a.streamId)).size !== appends.length) throw new Error('appendMany needs distinct streams');
-    const outcomes: StreamAppendOutcome[] = [];
-    for (const { streamId, events, expected } of appends) outcomes.push(await this.append(streamId, events, expected).catch(refusalAsOutcome));
-    return outcomes;
+    return mapInOrder(appends, APPEND_MANY_CONCURRENCY, ({ streamId, events, expected }) => this.append(streamId, events, expected).catch(refusalAsOutcome));
   }
 
   private async currentRevision(streamId: string): Promise<bigint | 'no_stream'> {
@@ -157,10 +196,80 @@ export class EventStoreDbEventStore implements EventStore {
     return subscription;
   }
 
+  /** Stops the subscriptions and disposes the client, waiting at most closeTimeoutMs (then leaves them, saying so). */
   async close(): Promise<void> {
-    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
-    await this.client.dispose();
+    const timeoutMs = this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+    const closing = (async () => {
+      await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+      await this.client.dispose();
+    })();
+    if (!(await settlesWithin(closing, timeoutMs))) {
+      new Logger(EventStoreDbEventStore.name).warn(`EventStoreDB client not closed after ${timeoutMs} ms (a call still open): shutting down without it`);
+    }
   }
+}
+
+/** The server's version as its server-features call reports it; 'unknown' from a server without that call (older than 21.10). */
+export async function serverVersionOf(client: EventStoreDBClient): Promise<string> {
+  // The client asks the ServerFeatures service once per connection (and again
+  // after a reconnect) for its own use (supports()), but keeps the answer
+  // behind a protected getter: Client/index.d.ts `capabilities`, whose
+  // ServerFeatures has the public `serverVersion`.
+  const features = await (client as unknown as { capabilities: Promise<{ serverVersion: string }> }).capabilities;
+  return features.serverVersion;
+}
+
+/** Throws, saying what is needed, unless `version` (major.minor.patch) is MINIMUM_SERVER_VERSION or newer. */
+export function requireSupportedServer(version: string): void {
+  const [major, minor] = version.split('.').map((part) => Number.parseInt(part, 10));
+  const [minMajor, minMinor] = MINIMUM_SERVER_VERSION;
+  const supported = Number.isInteger(major) && Number.isInteger(minor) && (major > minMajor || (major === minMajor && minor >= minMinor));
+  if (!supported) {
+    throw new Error(
+      `EventStoreDB ${minMajor}.${minMinor} or newer is needed (stream reads must report $all positions); the server reports version ${version}` +
+        (version === 'unknown' ? ' (it has no server-features call: older than 21.10)' : ''),
+    );
+  }
+}
+
+/** Whether `work` ends within `ms` (rejecting with its error if it fails in time); it is left running if not. */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  work.catch(() => undefined); // a failure after the limit has nobody left to tell
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work.then(() => true), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * fn over items with at most `limit` calls in flight; calls start in the
+ * order of the items, results come back in that order. Rejects with the first
+ * failure.
+ */
+async function mapInOrder<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    // After a failure no further call starts (the caller gets the error; those in flight finish).
+    while (!failed && next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await fn(items[index]);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 interface FollowAllOptions {
@@ -326,7 +435,8 @@ function recordPosition(record: AllStreamResolvedEvent): Position {
 function toDomainEvent(record: { event?: EsdbRecordedEvent; link?: unknown }): RecordedEvent | undefined {
   const event = record.event;
   if (!event || record.link || event.type.startsWith('$') || !event.isJson || !isJsonObject(event.metadata)) return undefined;
-  if (!event.position) throw new Error(`EventStoreDB reported no position for ${event.streamId}@${event.revision} (needs server 22.6+)`);
+  // The client fills a position whenever the server's message has one; the server version is checked at start-up.
+  if (!event.position) throw new Error(`EventStoreDB reported no position for ${event.streamId}@${event.revision}`);
   return {
     eventId: event.id,
     type: event.type,

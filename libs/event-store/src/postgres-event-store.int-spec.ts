@@ -3,7 +3,7 @@ import { createTestDatabase, TestDatabase } from '@app/testing';
 import { describeEventStoreContract } from './event-store.contract';
 import { PostgresEventStore } from './postgres-event-store';
 import { comparePositions, START } from '@app/contracts';
-import { RecordedEvent } from './event-store.port';
+import { NewEvent, RecordedEvent } from './event-store.port';
 
 let db: TestDatabase;
 let store: PostgresEventStore;
@@ -118,5 +118,38 @@ describe('PostgreSQL event store feed order', () => {
     expect(first.map((e) => [e.streamId, e.position.commit])).toEqual([['tx-nine', 9n]]);
     const rest = await orderStore.readAll(first[0].position, 10);
     expect(rest.map((e) => [e.streamId, e.position.commit])).toEqual([['tx-ten', 10n]]);
+  });
+});
+
+describe('PostgreSQL event store event ids', () => {
+  let idsDb: TestDatabase;
+  beforeAll(async () => {
+    idsDb = await createTestDatabase();
+  });
+  afterAll(() => idsDb.drop());
+
+  const event = (eventId: string = randomUUID()): NewEvent => ({ eventId, type: 'E', data: {}, metadata: { workspaceId: 'w-1', version: 1 } });
+
+  it('throws on an event id stored in another stream (unique ids; not a retry), writing nothing', async () => {
+    const store = new PostgresEventStore(idsDb.pool, { databaseUrl: idsDb.url });
+    const used = event();
+    await store.append('ids-first', [used], 'no_stream');
+    await expect(store.append('ids-second', [event(), event(used.eventId)], 'no_stream')).rejects.toThrow(/ids-second: an event id is already stored, and not as a retry/);
+    await expect(store.append('ids-third', [event(used.eventId)], 'any')).rejects.toThrow(/an event id is already stored/);
+    await expect(
+      store.appendMany([
+        { streamId: 'ids-fourth', events: [event()], expected: 'no_stream' },
+        { streamId: 'ids-fifth', events: [event(used.eventId)], expected: 'any' },
+      ]),
+    ).rejects.toThrow(/ids-fourth, ids-fifth: an event id is already stored/);
+    for (const streamId of ['ids-second', 'ids-third', 'ids-fourth', 'ids-fifth']) expect(await store.readStream(streamId)).toEqual([]);
+  });
+
+  it('recognises a retry whose ids are in upper case', async () => {
+    const store = new PostgresEventStore(idsDb.pool, { databaseUrl: idsDb.url });
+    const written = event();
+    await store.append('ids-upper', [written], 'no_stream');
+    expect((await store.append('ids-upper', [event(written.eventId.toUpperCase())], 'no_stream')).revision).toBe(0n);
+    expect(await store.readStream('ids-upper')).toHaveLength(1);
   });
 });

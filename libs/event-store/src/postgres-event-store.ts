@@ -70,7 +70,28 @@ WHERE i.expected IS NULL OR c.revision = i.expected
 ORDER BY i.feed_order
 RETURNING global_position, transaction_id::text AS transaction_id, stream_id, stream_position`;
 
+/**
+ * What decides a refused append's outcome, in one round trip: the rows of its
+ * event ids (a retry finds them written) and its streams' current revisions
+ * (for the refusal). Numbers as text: JSON numbers lose bigint precision.
+ */
+const REFUSAL_SQL = `
+SELECT
+  (SELECT coalesce(json_agg(json_build_object('stream_id', stream_id, 'revision', revision::text)), '[]')
+     FROM (SELECT stream_id, max(stream_position) AS revision FROM events WHERE stream_id = ANY($1::text[]) GROUP BY stream_id) AS r) AS revisions,
+  (SELECT coalesce(json_agg(json_build_object('event_id', event_id, 'stream_id', stream_id, 'stream_position', stream_position::text,
+                                              'global_position', global_position::text, 'transaction_id', transaction_id::text)), '[]')
+     FROM events WHERE event_id = ANY($2::uuid[])) AS written`;
+
 const UNIQUE_VIOLATION = '23505';
+
+interface WrittenRow {
+  event_id: string;
+  stream_id: string;
+  stream_position: string;
+  global_position: string;
+  transaction_id: string;
+}
 
 /** The expected revision as the statements take it: NULL for any, -1 for no stream. */
 function expectedParameter(expected: ExpectedRevision): string | null {
@@ -81,9 +102,39 @@ function appendResult(row: { global_position: string; transaction_id: string; st
   return { revision: BigInt(row.stream_position), position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) } };
 }
 
+/** The unique constraint an error violated, if that is what it is. */
+function violatedConstraint(error: unknown): string | undefined {
+  const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
+  return code === UNIQUE_VIOLATION ? constraint : undefined;
+}
+
 /** A concurrent append wrote the revision first (the unique stream position). */
 function isRevisionTaken(error: unknown): boolean {
-  return (error as { code?: string }).code === UNIQUE_VIOLATION && (error as { constraint?: string }).constraint === 'events_stream_revision';
+  return violatedConstraint(error) === 'events_stream_revision';
+}
+
+/** An event id is already stored (events.event_id is unique): a retry, or an id reused. */
+function isEventIdTaken(error: unknown): boolean {
+  return violatedConstraint(error) === 'events_event_id_key';
+}
+
+function eventIdReused(streamId: string): Error {
+  return new Error(`append to ${streamId}: an event id is already stored, and not as a retry of this append (every new event needs a new id)`);
+}
+
+/**
+ * The result of the append that already wrote `append`'s events, when this is
+ * a retry of it: every event is in the stream, in order, right after the
+ * expected revision (for 'any': anywhere, one after the other). This is
+ * EventStoreDB's rule for an idempotent append (the port's contract).
+ */
+function retriedResult(append: StreamAppend, written: Map<string, WrittenRow>): AppendResult | undefined {
+  const rows = append.events.map((event) => written.get(event.eventId.toLowerCase()));
+  if (rows.length === 0 || rows.some((row) => row?.stream_id !== append.streamId)) return undefined;
+  const first = BigInt(rows[0]!.stream_position);
+  if (append.expected !== 'any' && first !== (append.expected === 'no_stream' ? 0n : append.expected + 1n)) return undefined;
+  if (rows.some((row, i) => BigInt(row!.stream_position) !== first + BigInt(i))) return undefined;
+  return appendResult(rows[rows.length - 1]!);
 }
 
 /** Longer than any append transaction runs (positionBefore's margin; one that ran longer also holds the feed back that long). */
@@ -108,6 +159,7 @@ export class PostgresEventStore implements EventStore {
     if (events.length === 0) throw new Error('append needs at least one event');
     const expectedValue = expectedParameter(expected);
     for (;;) {
+      let refusal: unknown = null;
       try {
         const { rows } = await this.pool.query<{ global_position: string; transaction_id: string; stream_position: string }>(APPEND_SQL, [
           streamId,
@@ -117,17 +169,20 @@ export class PostgresEventStore implements EventStore {
           events.map((e) => JSON.stringify(e.metadata)),
           expectedValue,
         ]);
-        if (rows.length === 0) throw new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
-        this.notifier.signal();
-        return appendResult(rows[rows.length - 1]);
-      } catch (error) {
-        if (isRevisionTaken(error)) {
-          // A concurrent append took the revision first. 'any' tries again on top of it.
-          if (expected === 'any') continue;
-          throw new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
+        if (rows.length > 0) {
+          this.notifier.signal();
+          return appendResult(rows[rows.length - 1]);
         }
-        throw error;
+      } catch (error) {
+        // A concurrent append took the revision first. 'any' tries again on top of it.
+        if (isRevisionTaken(error) && expected === 'any') continue;
+        if (!isRevisionTaken(error) && !isEventIdTaken(error)) throw error;
+        refusal = error;
       }
+      // Nothing written: a retry of an append that was written gets that append's result; anything else is refused.
+      const [outcome] = await this.refusedOutcomes([{ streamId, events, expected }]);
+      if (!(outcome instanceof WrongExpectedRevisionError)) return outcome;
+      throw isEventIdTaken(refusal) ? eventIdReused(streamId) : outcome;
     }
   }
 
@@ -137,8 +192,38 @@ export class PostgresEventStore implements EventStore {
     if (appends.length <= 1) {
       return Promise.all(appends.map(({ streamId, events, expected }) => this.append(streamId, events, expected).catch(refusalAsOutcome)));
     }
+    const outcomes = new Map<string, StreamAppendOutcome>();
+    let pending = appends;
+    while (pending.length > 0) {
+      let written: Map<string, AppendResult>;
+      try {
+        written = await this.insertMany(pending);
+      } catch (error) {
+        // A concurrent append took a revision first: once it has committed, the checks see it (an 'any' stream goes on top of it).
+        if (isRevisionTaken(error)) continue;
+        if (!isEventIdTaken(error)) throw error;
+        // Some events are stored already (the statement wrote nothing): the retried streams get their results, the rest go again.
+        const retried = (await this.refusedOutcomes(pending)).map((outcome) => (outcome instanceof WrongExpectedRevisionError ? undefined : outcome));
+        if (!retried.some(Boolean)) throw eventIdReused(pending.map((a) => a.streamId).join(', '));
+        pending = pending.filter((append, i) => {
+          const result = retried[i];
+          if (result) outcomes.set(append.streamId, result);
+          return !result;
+        });
+        continue;
+      }
+      for (const [streamId, result] of written) outcomes.set(streamId, result);
+      const refused = pending.filter((a) => !written.has(a.streamId));
+      if (refused.length > 0) (await this.refusedOutcomes(refused)).forEach((outcome, i) => outcomes.set(refused[i].streamId, outcome));
+      break;
+    }
+    return appends.map((a) => outcomes.get(a.streamId)!);
+  }
+
+  /** One APPEND_MANY_SQL statement: the last event written to each stream that was at its expected revision. */
+  private async insertMany(appends: StreamAppend[]): Promise<Map<string, AppendResult>> {
     const rows = appends.flatMap(({ streamId, events, expected }) => events.map((event, index) => ({ streamId, expected: expectedParameter(expected), event, offset: index + 1 })));
-    const parameters = [
+    const { rows: written } = await this.pool.query<{ global_position: string; transaction_id: string; stream_id: string; stream_position: string }>(APPEND_MANY_SQL, [
       rows.map((r) => r.streamId),
       rows.map((r) => r.expected),
       rows.map((r) => r.event.eventId),
@@ -146,39 +231,32 @@ export class PostgresEventStore implements EventStore {
       rows.map((r) => JSON.stringify(r.event.data)),
       rows.map((r) => JSON.stringify(r.event.metadata)),
       rows.map((r) => r.offset),
-    ];
-    for (;;) {
-      try {
-        const { rows: written } = await this.pool.query<{ global_position: string; transaction_id: string; stream_id: string; stream_position: string }>(APPEND_MANY_SQL, parameters);
-        if (written.length > 0) this.notifier.signal();
-        const last = new Map<string, AppendResult>();
-        for (const row of written) {
-          const result = appendResult(row);
-          const seen = last.get(row.stream_id);
-          if (!seen || seen.revision < result.revision) last.set(row.stream_id, result);
-        }
-        const refused = appends.filter((a) => !last.has(a.streamId));
-        const actual = refused.length > 0 ? await this.currentRevisions(refused.map((a) => a.streamId)) : new Map<string, bigint>();
-        return appends.map((a) => last.get(a.streamId) ?? new WrongExpectedRevisionError(a.streamId, a.expected, actual.get(a.streamId) ?? 'no_stream'));
-      } catch (error) {
-        // A concurrent append took a revision first: once it has committed, the checks see it (an 'any' stream goes on top of it).
-        if (isRevisionTaken(error)) continue;
-        throw error;
-      }
+    ]);
+    if (written.length > 0) this.notifier.signal();
+    const last = new Map<string, AppendResult>();
+    for (const row of written) {
+      const result = appendResult(row);
+      const seen = last.get(row.stream_id);
+      if (!seen || seen.revision < result.revision) last.set(row.stream_id, result);
     }
+    return last;
   }
 
-  private async currentRevision(streamId: string): Promise<bigint | 'no_stream'> {
-    const { rows } = await this.pool.query<{ revision: string | null }>('SELECT max(stream_position) AS revision FROM events WHERE stream_id = $1', [streamId]);
-    return rows[0].revision === null ? 'no_stream' : BigInt(rows[0].revision);
-  }
-
-  private async currentRevisions(streamIds: string[]): Promise<Map<string, bigint>> {
-    const { rows } = await this.pool.query<{ stream_id: string; revision: string }>(
-      'SELECT stream_id, max(stream_position) AS revision FROM events WHERE stream_id = ANY($1::text[]) GROUP BY stream_id',
-      [streamIds],
+  /**
+   * The outcome of each append the store did not write: the result of the
+   * append that already wrote its events when it is a retry of one
+   * (retriedResult), else its refusal with the stream's current revision.
+   */
+  private async refusedOutcomes(appends: StreamAppend[]): Promise<StreamAppendOutcome[]> {
+    const { rows } = await this.pool.query<{ revisions: Array<{ stream_id: string; revision: string }>; written: WrittenRow[] }>(REFUSAL_SQL, [
+      appends.map((a) => a.streamId),
+      appends.flatMap((a) => a.events.map((e) => e.eventId)),
+    ]);
+    const revisions = new Map(rows[0].revisions.map((row) => [row.stream_id, BigInt(row.revision)]));
+    const written = new Map(rows[0].written.map((row) => [row.event_id, row]));
+    return appends.map(
+      (append) => retriedResult(append, written) ?? new WrongExpectedRevisionError(append.streamId, append.expected, revisions.get(append.streamId) ?? 'no_stream'),
     );
-    return new Map(rows.map((row) => [row.stream_id, BigInt(row.revision)]));
   }
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {

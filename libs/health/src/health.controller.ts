@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { PG_POOL } from '@app/database';
@@ -8,7 +9,11 @@ import { Public } from '@app/observability';
 import { READINESS_CHECKS, ReadinessCheck } from './readiness-check';
 
 /** Liveness (the process answers) and readiness (its Postgres and NATS answer, and its own checks pass: READINESS_CHECKS). */
+/** The answer of a probe that passes. */
+const OK_RESPONSE = { description: 'ok', schema: { type: 'object' as const, required: ['status'], properties: { status: { type: 'string' as const, enum: ['ok'] } } } };
+
 @Public()
+@ApiTags('health')
 @Controller('health')
 export class HealthController {
   constructor(
@@ -27,6 +32,8 @@ export class HealthController {
   }
 
   @Get('live')
+  @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiOkResponse(OK_RESPONSE)
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
@@ -38,6 +45,13 @@ export class HealthController {
    * tells the orchestrator nothing. A check that does not answer in time counts as failed.
    */
   @Get('ready')
+  @ApiOperation({ summary: 'Readiness: PostgreSQL, NATS and the process\'s own checks answer (each within 800 ms)' })
+  @ApiOkResponse(OK_RESPONSE)
+  @ApiServiceUnavailableResponse({
+    description: 'not ready: the failing checks are named in the message (take the instance out of rotation)',
+    // The gateway's one error body (its OpenAPI document defines it).
+    schema: { $ref: '#/components/schemas/ErrorBodySchema' },
+  })
   async ready(): Promise<{ status: 'ok' }> {
     // The connection checks are reported by name alone; an app's own check also says what is wrong.
     const checks: { name: string; run: () => Promise<unknown>; explained: boolean }[] = [

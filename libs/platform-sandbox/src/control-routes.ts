@@ -13,6 +13,7 @@ import { SandboxControl, SandboxControlError } from './sandbox-control';
  *   GET    /_sandbox/faults ; POST /_sandbox/faults {platform, account?, operation?, times?, fault}
  *   DELETE /_sandbox/faults ; DELETE /_sandbox/faults/:id
  *   POST   /_sandbox/accounts {platform, handle, key?, kind?, ownerKey?, attributes?, scopes?}   an account with tokens
+ *          (without scopes: every scope the platform's documented table names, see auth/documented-consent.ts)
  *   POST   /_sandbox/accounts/:key/revoke   every token of that account stops working
  *   POST   /_sandbox/clock {advanceSeconds}   tokens expire as if that much time had passed
  *   POST   /_sandbox/reset   (the media host's counts too)

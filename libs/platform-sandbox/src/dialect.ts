@@ -1,4 +1,5 @@
 import type { Platform } from '@app/contracts';
+import type { DocumentedEndpoint } from '@app/platforms/scopes';
 import type { SandboxIdentity } from './auth/authority';
 import type { SandboxItem, SandboxStore, SandboxUpload } from './store';
 
@@ -39,6 +40,12 @@ export interface PlatformRoute {
    * their own parameters (client credentials, codes, refresh tokens).
    */
   auth?: 'bearer' | 'none';
+  /**
+   * A route that plays several documented endpoints (Graph's /{id}: a container or a published
+   * item) names the one a request is, as its reference writes the path; the others are found
+   * by their url (see documentedEndpoint). The scopes of that row are checked before the handler.
+   */
+  documents?: { paths: readonly string[]; of(ctx: RouteContext): string };
   handle(ctx: RouteContext): RouteAnswer;
 }
 
@@ -64,6 +71,12 @@ export interface PlatformDialect {
    * status and code: Graph 190, XRPC ExpiredToken...). Defaults to error(401, ...).
    */
   unauthorized?(reason: 'missing' | 'unknown' | 'expired' | 'revoked'): RouteAnswer;
+  /**
+   * The platform's refusal of a token that lacks what the endpoint's documentation requires
+   * (`missing`: the scopes of the row's first set it lacks), in the platform's own status and
+   * body: X's 403 problem, Mastodon's 403 "outside the authorized scopes", Graph's #10 / #200...
+   */
+  insufficientScope(endpoint: DocumentedEndpoint, missing: string[]): RouteAnswer;
   /** The platform's throttling answer with its reset header. */
   rateLimited(resetAfterSeconds: number): RouteAnswer;
   /** Stores a comment the way the platform would (ids in its format); absent where the API has no comments. */
@@ -104,12 +117,11 @@ export function rootPostId(item: SandboxItem): string {
 }
 
 /**
- * Whether the access token holds `scope`. A token issued without named scopes (an account a
- * test provisioned through the control API without `scopes`) holds them all; a sign-in names
- * the scopes the user consented to, and only those count.
+ * Whether the access token holds `scope`: a token holds the scopes its sign-in consented to
+ * (a test account provisioned without naming any consented to its platform's documented ones).
  */
 export function grantsScope(ctx: RouteContext, scope: string): boolean {
-  return ctx.scopes.length === 0 || ctx.scopes.includes(scope);
+  return ctx.scopes.includes(scope);
 }
 
 /** Seconds since the epoch when a reset happens. */

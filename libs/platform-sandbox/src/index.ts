@@ -11,3 +11,4 @@ export { startMediaHost, SandboxMediaHost, describeSandboxMedia, SandboxMediaDes
 export { FaultSpec, FaultRequest } from './faults';
 export { SandboxItem, RequestRecord, SandboxUpload } from './store';
 export { SandboxIdentity } from './auth/authority';
+export { documentedConsent } from './auth/documented-consent';

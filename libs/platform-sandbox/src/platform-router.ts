@@ -1,11 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DOCUMENTED_SCOPES, documentedEndpoint, DocumentedEndpoint, grantsEndpoint, missingScopes } from '@app/platforms/scopes';
 import { PlatformDialect, PlatformRefusal, PlatformRoute, RouteAnswer, RouteContext } from './dialect';
 import type { SandboxStore } from './store';
 
 /**
  * Registers one platform's routes under its prefix, each through the same pipeline:
  * identify the account from its access token (refused as the platform refuses an unknown,
- * expired or revoked one), count the request, apply injected faults (latency, error body,
+ * expired or revoked one), check the token holds the scopes the endpoint's documentation
+ * requires (libs/platforms/src/scopes: refused in the platform's words when it does not; a
+ * route with no row there is a sandbox defect and answers 500), count the request, apply injected faults (latency, error body,
  * rate limit, a partial upload), run the handler, and for a `drop` fault close the connection after the
  * handler has made the post, without answering.
  */
@@ -44,11 +47,15 @@ async function handle(
     baseUrl: `${request.protocol}://${request.host}${prefix}`,
   };
   const operation = safeOperation(route, ctx);
-  store.record({ platform: dialect.platform, operation, account: ctx.account, method: request.method, path: request.url });
-  if ((route.auth ?? 'bearer') === 'bearer' && !identity) {
+  const bearer = (route.auth ?? 'bearer') === 'bearer';
+  const documented = bearer ? documentedEndpointOf(dialect, route, ctx) : null;
+  store.record({ platform: dialect.platform, operation, account: ctx.account, method: request.method, path: request.url, documented: documented?.path ?? null });
+  if (bearer && !identity) {
     const reason = !token ? 'missing' : checked && !checked.ok ? checked.reason : 'unknown';
     return send(reply, dialect.unauthorized?.(reason) ?? dialect.error(401, undefined, `access token ${reason}`));
   }
+  if (bearer && !documented) return send(reply, dialect.error(500, undefined, `sandbox defect: ${route.method} ${route.url} has no row in ${dialect.platform}'s documented scope table`));
+  if (documented && !grantsEndpoint(documented, ctx.scopes)) return send(reply, dialect.insufficientScope(documented, missingScopes(documented, ctx.scopes)));
 
   const { latencyMs, fault } = store.takeFaults(dialect.platform, ctx.account, operation);
   if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
@@ -69,6 +76,12 @@ async function handle(
     return;
   }
   send(reply, answer);
+}
+
+/** The documentation's row for this request: the one the route names (a route playing several), else the one of its url. */
+function documentedEndpointOf(dialect: PlatformDialect, route: PlatformRoute, ctx: RouteContext): DocumentedEndpoint | undefined {
+  const path = route.documents ? route.documents.of(ctx) : route.url;
+  return documentedEndpoint(DOCUMENTED_SCOPES[dialect.platform], route.method, path);
 }
 
 /** An operation resolver reads the body; a malformed body still counts, under the route's url. */

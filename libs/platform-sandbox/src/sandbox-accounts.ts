@@ -22,7 +22,7 @@ export interface SandboxAccountInput {
   kind?: SandboxIdentity['kind'];
   platformAccountId?: string;
   attributes?: Record<string, string>;
-  /** The scopes the sign-in granted; none named = every scope (see grantsScope in dialect.ts). */
+  /** The scopes the sign-in granted; none named = the platform's documented ones (documentedConsent). */
   scopes?: string[];
 }
 

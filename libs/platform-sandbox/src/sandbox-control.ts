@@ -1,9 +1,10 @@
 import type { Platform } from '@app/contracts';
 import type { ProvisionInput, SandboxIdentity, TokenPair } from './auth/authority';
+import { documentedConsent } from './auth/documented-consent';
 import { SIGN_IN } from './auth/platforms';
 import { DIALECTS } from './dialects';
 import type { ActiveFault, FaultRequest } from './faults';
-import type { RequestFilter, SandboxItem, SandboxStore } from './store';
+import type { RequestFilter, RequestRecord, SandboxItem, SandboxStore } from './store';
 
 export interface AddCommentInput {
   platform: Platform;
@@ -51,6 +52,11 @@ export class SandboxControl {
     return this.store.countRequests(filter);
   }
 
+  /** The requests that reached the platforms, oldest first, each with the documented endpoint it was (see platform-router.ts). */
+  requests(filter: RequestFilter = {}): RequestRecord[] {
+    return this.store.matchingRequests(filter);
+  }
+
   addComment(input: AddCommentInput): SandboxItem {
     const dialect = DIALECTS[input.platform];
     if (!dialect) throw new SandboxControlError(400, `unknown platform ${input.platform}`);
@@ -75,14 +81,15 @@ export class SandboxControl {
 
   /**
    * Makes an identity on a platform (a user, or a page / instagram account / organization a
-   * user manages) and signs it in: the tokens are the platform's own kind (lifetimes, refresh).
+   * user manages) and signs it in: the tokens are the platform's own kind (lifetimes, refresh),
+   * holding `scopes`, or without them the platform's documented ones (documentedConsent).
    */
   provisionAccount(input: ProvisionInput & { scopes?: string[] }): ProvisionedAccount {
     const signIn = SIGN_IN[input.platform];
     if (!signIn) throw new SandboxControlError(400, `unknown platform ${input.platform}`);
     const auth = this.store.auth;
     const identity = auth.provision({ ...input, platformAccountId: input.platformAccountId ?? signIn.newAccountId(auth, input.kind ?? 'user') });
-    return { identity, ...signIn.issueTokens(auth, identity, null, input.scopes ?? []) };
+    return { identity, ...signIn.issueTokens(auth, identity, null, input.scopes ?? documentedConsent(input.platform)) };
   }
 
   /** Moves the sandbox's clock forward: tokens expire as if that much time had passed. */

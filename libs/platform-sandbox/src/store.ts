@@ -32,6 +32,8 @@ export interface RequestRecord {
   account: string;
   method: string;
   path: string;
+  /** The documented endpoint the request was (its path as the reference writes it); null for routes that take no token. */
+  documented: string | null;
   at: string;
 }
 
@@ -206,12 +208,16 @@ export class SandboxStore {
   }
 
   countRequests(filter: RequestFilter = {}): number {
+    return this.matchingRequests(filter).length;
+  }
+
+  matchingRequests(filter: RequestFilter = {}): RequestRecord[] {
     return this.requests.filter(
       (request) =>
         (filter.platform === undefined || request.platform === filter.platform) &&
         (filter.account === undefined || request.account === filter.account) &&
         (filter.operation === undefined || request.operation === filter.operation),
-    ).length;
+    );
   }
 
   addFault(request: FaultRequest): ActiveFault {

@@ -44,11 +44,12 @@ interface ModerationCase {
 const CASES: ModerationCase[] = [
   {
     platform: 'facebook', platformAccountId: '1040001', kind: 'page', post: () => mediaPost('Hello page'), deletesOthersUnderOwnPosts: true,
-    withoutHideScope: ['pages_manage_posts', 'pages_read_engagement'], withoutDeleteScope: ['pages_manage_posts', 'pages_read_engagement'], scopeRefusalCode: 'permission_denied',
+    // Replying and deleting take the same permission (pages_manage_engagement): no sign-in can do one and not the other.
+    withoutHideScope: ['pages_manage_posts', 'pages_read_engagement'], scopeRefusalCode: 'permission_denied',
   },
   {
     platform: 'instagram', platformAccountId: '17841400000001', kind: 'instagram', post: () => mediaPost('Caption', [mediaUrl(env, 'photo.jpg')]), deletesOthersUnderOwnPosts: true,
-    withoutHideScope: ['instagram_basic', 'instagram_content_publish'], withoutDeleteScope: ['instagram_basic', 'instagram_content_publish'], scopeRefusalCode: 'permission_denied',
+    withoutHideScope: ['instagram_basic', 'instagram_content_publish', 'pages_read_engagement'], scopeRefusalCode: 'permission_denied',
   },
   {
     platform: 'threads', platformAccountId: '7001', post: () => mediaPost('Hello threads'),
@@ -56,22 +57,23 @@ const CASES: ModerationCase[] = [
   },
   {
     platform: 'x', platformAccountId: '2244994945', post: () => mediaPost('Hello from the sandbox'),
-    withoutHideScope: ['tweet.read', 'tweet.write', 'users.read', 'offline.access'], scopeRefusalCode: 'client_forbidden',
+    withoutHideScope: ['tweet.read', 'tweet.write', 'users.read', 'offline.access'], scopeRefusalCode: 'forbidden',
   },
   {
     platform: 'youtube', post: () => mediaPost('Launch video\nAll the details', [mediaUrl(env, 'clip.mp4')]), hiddenLeavesListing: true,
-    withoutHideScope: ['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly'],
-    withoutDeleteScope: ['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly'], scopeRefusalCode: 'insufficient_permissions',
+    // Replying and deleting both take youtube.force-ssl: no sign-in can do one and not the other.
+    withoutHideScope: ['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly'], scopeRefusalCode: 'insufficient_permissions',
   },
   { platform: 'linkedin', platformAccountId: 'urn:li:organization:1001', kind: 'organization', post: () => mediaPost('Hello network') },
-  { platform: 'mastodon', post: () => mediaPost('Hello fediverse'), withoutDeleteScope: ['read:accounts', 'read:statuses'], scopeRefusalCode: 'forbidden', othersLookDeleted: true },
+  // Posting a reply and deleting it both take write:statuses: no sign-in can do one and not the other.
+  { platform: 'mastodon', post: () => mediaPost('Hello fediverse'), othersLookDeleted: true },
   { platform: 'bluesky', platformAccountId: 'did:plc:brand', post: () => mediaPost('Hello sky') },
 ];
 
 const env = mediaSandbox();
 let sequence = 0;
 
-/** A fresh account signed in on the sandbox; `scopes` = what the user granted (none named = all). */
+/** A fresh account signed in on the sandbox; `scopes` = what the user granted (none named = the documented ones). */
 function accountFor(testCase: { platform: Platform; platformAccountId?: string; kind?: SandboxIdentity['kind'] }, scopes?: string[]): ConnectorAccount {
   return mediaAccount(env, testCase.platform, { kind: testCase.kind, platformAccountId: testCase.platformAccountId, scopes });
 }

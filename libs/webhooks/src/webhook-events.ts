@@ -30,7 +30,18 @@ export interface WebhookEvent {
 }
 
 /** Stored event types whose webhook payload needs the events before it in its stream (account labels, results). */
-const NEEDS_STREAM_HISTORY = new Set(['PostEdited', 'PublishCompleted', 'AccountPublished', 'AccountPublishFailed']);
+const NEEDS_STREAM_HISTORY = new Set([
+  'PostEdited',
+  'PublishCompleted',
+  'AccountPublished',
+  'AccountPublishFailed',
+  // A comment's later events name it by the service's id only: its receipt says which platform comment it is.
+  'CommentReplied',
+  'CommentHidden',
+  'CommentUnhidden',
+  'CommentReplyDeleted',
+  'CommentReclassified',
+]);
 
 export function needsStreamHistory(storedType: string): boolean {
   return NEEDS_STREAM_HISTORY.has(storedType);
@@ -71,6 +82,27 @@ function latestResults(history: readonly EventEnvelope[]): PublishResult[] {
     }
   }
   return accounts.flatMap((account) => latest.get(account.accountId) ?? []);
+}
+
+/**
+ * Which comment a comment event is about, as the API names it: `platformCommentId` (what
+ * POST /api/v1/comments/reply, hide and unhide take as commentId, with `platform`), the post it
+ * sits under, and the service's own id under a name no client mistakes for the one a reply takes.
+ * From the comment's receipt in `history` (null fields when it is not there, as when only the type is asked).
+ */
+function commentRef(commentId: string, history: readonly EventEnvelope[]) {
+  const received = receiptOf(history);
+  return {
+    platformCommentId: received?.platformCommentId ?? null,
+    platform: received?.platform ?? null,
+    postId: received?.postId ?? null,
+    internalCommentId: commentId,
+  };
+}
+
+/** The comment's CommentReceived in its stream's history, if there. */
+function receiptOf(history: readonly EventEnvelope[]): CommentReceivedData | undefined {
+  return history.find((event) => event.type === 'CommentReceived')?.data as CommentReceivedData | undefined;
 }
 
 function accountsEcho(accounts: readonly TargetAccount[]) {
@@ -139,10 +171,9 @@ export function webhookEventOf(event: EventEnvelope, history: readonly EventEnve
       return {
         type: 'comment.received',
         data: {
-          commentId: data.commentId,
-          platform: data.platform,
-          postId: data.postId,
+          ...commentRef(data.commentId, [event]),
           accountId: data.accountId,
+          parentCommentId: data.parentCommentId ?? null,
           author: data.author,
           text: data.text,
           url: data.url,
@@ -154,25 +185,35 @@ export function webhookEventOf(event: EventEnvelope, history: readonly EventEnve
     }
     case 'CommentReplied': {
       const data = event.data as CommentRepliedData;
-      return { type: 'comment.replied', data: { commentId: data.commentId, accountId: data.accountId, repliedAs: data.repliedAs, replyId: data.replyPlatformId, message: data.message, repliedAt: data.repliedAt } };
+      return {
+        type: 'comment.replied',
+        data: { ...commentRef(data.commentId, history), accountId: data.accountId, repliedAs: data.repliedAs, replyId: data.replyPlatformId, message: data.message, repliedAt: data.repliedAt },
+      };
     }
     case 'CommentHidden': {
       const data = event.data as CommentHiddenData;
-      return { type: 'comment.hidden', data: { commentId: data.commentId, accountId: data.accountId, hiddenAt: data.hiddenAt } };
+      return { type: 'comment.hidden', data: { ...commentRef(data.commentId, history), accountId: data.accountId, hiddenAt: data.hiddenAt } };
     }
     case 'CommentUnhidden': {
       const data = event.data as CommentUnhiddenData;
-      return { type: 'comment.unhidden', data: { commentId: data.commentId, accountId: data.accountId, unhiddenAt: data.unhiddenAt } };
+      return { type: 'comment.unhidden', data: { ...commentRef(data.commentId, history), accountId: data.accountId, unhiddenAt: data.unhiddenAt } };
     }
     case 'CommentReplyDeleted': {
       const data = event.data as CommentReplyDeletedData;
-      return { type: 'comment.reply_deleted', data: { commentId: data.commentId, accountId: data.accountId, replyId: data.replyPlatformId, deletedAt: data.deletedAt } };
+      return { type: 'comment.reply_deleted', data: { ...commentRef(data.commentId, history), accountId: data.accountId, replyId: data.replyPlatformId, deletedAt: data.deletedAt } };
     }
     case 'CommentReclassified': {
       const data = event.data as CommentReclassifiedData;
       return {
         type: 'comment.reclassified',
-        data: { commentId: data.commentId, sentiment: data.sentiment, tags: data.tags, classifierVersion: data.classifierVersion, reclassifiedAt: data.reclassifiedAt },
+        data: {
+          ...commentRef(data.commentId, history),
+          accountId: receiptOf(history)?.accountId ?? null,
+          sentiment: data.sentiment,
+          tags: data.tags,
+          classifierVersion: data.classifierVersion,
+          reclassifiedAt: data.reclassifiedAt,
+        },
       };
     }
     default:

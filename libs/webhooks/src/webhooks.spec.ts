@@ -108,6 +108,30 @@ describe('webhook events derived from stored events', () => {
     for (const type of ['PublishRequested', 'AccountPublishStarted', 'FirstCommentPosted', 'FirstCommentFailed', 'CommentReplyStarted']) expect(webhookEventOf(envelope(type, {}))).toBeNull();
   });
 
+  it("every comment event names the comment by the id a reply takes, from the comment's receipt, and never by the service's id alone", () => {
+    const received = envelope('CommentReceived', {
+      commentId: 'c-internal', workspaceId: 'w1', platform: 'mastodon', platformCommentId: '112000', platformPostId: '111000', postId: 'p1', accountId: 'a1',
+      author: 'fan', text: 'Does it work offline?', url: null, postTitle: null, commentedAt: '2026-11-23T10:00:00.000Z', sentiment: 'neutral', tags: ['question'],
+    });
+    const reference = { platformCommentId: '112000', platform: 'mastodon', postId: 'p1', internalCommentId: 'c-internal' };
+    expect(webhookEventOf(received)?.data).toMatchObject({ ...reference, accountId: 'a1', parentCommentId: null });
+    const later = [
+      envelope('CommentReplied', { commentId: 'c-internal', accountId: 'a2', repliedAs: '@acme', replyPlatformId: '113000', message: 'Yes', repliedAt: '2026-11-23T10:01:00.000Z' }),
+      envelope('CommentHidden', { commentId: 'c-internal', accountId: 'a2', hiddenAt: '2026-11-23T10:02:00.000Z' }),
+      envelope('CommentUnhidden', { commentId: 'c-internal', accountId: 'a2', unhiddenAt: '2026-11-23T10:03:00.000Z' }),
+      envelope('CommentReplyDeleted', { commentId: 'c-internal', accountId: 'a2', replyPlatformId: '113000', deletedAt: '2026-11-23T10:04:00.000Z' }),
+      envelope('CommentReclassified', { commentId: 'c-internal', sentiment: 'negative', tags: [], classifierVersion: 'v2', reclassifiedAt: '2026-11-23T10:05:00.000Z' }),
+    ];
+    for (const event of [received, ...later]) {
+      const data = webhookEventOf(event, [received, event])?.data as Record<string, unknown>;
+      expect(data).toMatchObject(reference);
+      expect(data).not.toHaveProperty('commentId');
+    }
+    // The acting account stays the one that acted; a reclassification names the comment's own account.
+    expect(webhookEventOf(later[1], [received, later[1]])?.data).toMatchObject({ accountId: 'a2' });
+    expect(webhookEventOf(later[4], [received, later[4]])?.data).toMatchObject({ accountId: 'a1' });
+  });
+
   it('the payload carries the type, version, the stored event id and position', () => {
     const event = webhookEventOf(published, [created, published])!;
     expect(payloadOf(published, event)).toEqual({

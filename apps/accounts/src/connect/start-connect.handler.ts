@@ -39,7 +39,7 @@ export class StartConnectHandler {
     const app = await this.apps.appFor(command.platform, instanceUrl, true).catch((error: unknown) => {
       throw connectFailure(error, command.platform);
     });
-    if (!app) throw new DomainError('platform_not_configured', `${command.platform} has no app configured for signing in (${command.platform.toUpperCase()}_CLIENT_ID, _CLIENT_SECRET and OAUTH_CALLBACK_URL)`);
+    if (!app) throw new DomainError('platform_not_configured', `${command.platform} has no app configured for signing in (${(signIn.appPlatform ?? command.platform).toUpperCase()}_CLIENT_ID, _CLIENT_SECRET and OAUTH_CALLBACK_URL)`);
     const pkce = pkcePair();
     const completion = newConnectVerifier();
     const expiresAt = new Date(this.config.now().getTime() + this.config.connectStateTtlMs);

@@ -74,3 +74,28 @@ it('identifies a row from before identities were kept with its stored token, and
   const events = await stack.db.pool.query<{ type: string }>('SELECT type FROM events WHERE stream_id = $1', [`account-${id}`]);
   expect(events.rows.map((event) => event.type)).toEqual(['AccountConnected']);
 });
+
+it('goes on with the other accounts when renewing one throws, whatever it throws', async () => {
+  // Three accounts due, in this order: one whose stored credentials cannot be read (sealed for
+  // another row: decrypting throws, as after a wrong key), an Instagram account (renewed with the
+  // Facebook app: Instagram has no app of its own), and an X account.
+  const broken = await stack.connect(workspaceId, 'x', '@unreadable');
+  const instagram = await stack.connect(workspaceId, 'instagram', '@gram');
+  const x = await stack.connect(workspaceId, 'x', '@after');
+  await stack.db.pool.query('UPDATE accounts SET credentials = $2 WHERE id = $1', [broken.id, new TokenCipher(stack.config.tokenEncryptionKey).encrypt('x', randomUUID())]);
+  await stack.db.pool.query("UPDATE accounts SET token_expires_at = now() + interval '1 minute' WHERE id = $1", [broken.id]);
+  await stack.db.pool.query("UPDATE accounts SET token_expires_at = now() + interval '2 days' WHERE id = $1", [instagram.id]);
+  await stack.db.pool.query("UPDATE accounts SET token_expires_at = now() + interval '5 minutes' WHERE id = $1", [x.id]);
+  // Re-extending takes a Meta token at least a day old.
+  stack.sandbox!.control.advanceClock(2 * 24 * 3600);
+  const before = { instagram: (await stack.accounts.secrets(instagram.id))!.credentials.accessToken, x: (await stack.accounts.secrets(x.id))!.credentials.accessToken };
+  await expect(stack.accounts.secrets(broken.id)).rejects.toThrow();
+
+  expect(await refresher().pass()).toBe(2);
+  expect((await stack.accounts.secrets(instagram.id))!.credentials.accessToken).not.toBe(before.instagram);
+  expect((await row(instagram.id)).token_expires_at!.getTime()).toBeGreaterThan(Date.now() + 50 * 24 * 3600_000);
+  expect((await stack.accounts.secrets(x.id))!.credentials.accessToken).not.toBe(before.x);
+  expect(await row(broken.id)).toMatchObject({ status: 'connected' });
+  // The Instagram renewal went to Facebook's token endpoint with the Facebook app's id.
+  expect(stack.sandbox!.control.requests({ platform: 'instagram' }).some((request) => request.path.includes('grant_type=fb_exchange_token') && request.path.includes('client_id=facebook-client'))).toBe(true);
+});

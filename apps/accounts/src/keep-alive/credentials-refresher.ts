@@ -40,14 +40,31 @@ export class CredentialsRefresher implements OnApplicationBootstrap, OnApplicati
     await this.task.stop();
   }
 
-  /** One pass: renew what ends soon, identify what has no identity, forget the tokens of sign-ins nobody completed. Answers how many accounts it renewed. */
+  /**
+   * One pass: renew what ends soon, identify what has no identity, forget the tokens of sign-ins nobody
+   * completed. Answers how many accounts it renewed. Each account is on its own: whatever one throws (a platform's odd answer, a missing
+   * app, a bug) is logged and the pass goes on to the next, which is renewed as if nothing happened.
+   */
   async pass(): Promise<number> {
     await this.store.dropExpiredConnections(this.config.now());
     const ending = await this.store.dueForRenewal(this.config.now(), this.config.tokenRefreshAheadMs, BATCH);
     let renewed = 0;
-    for (const accountId of ending) if ((await this.credentials.renew(accountId, null)).renewed) renewed++;
-    for (const accountId of await this.store.withoutIdentity(BATCH)) await this.identify(accountId);
+    for (const accountId of ending) {
+      if (await this.isolated(accountId, 'renewing', async () => (await this.credentials.renew(accountId, null)).renewed)) renewed++;
+    }
+    for (const accountId of await this.store.withoutIdentity(BATCH)) await this.isolated(accountId, 'identifying', () => this.identify(accountId));
     return renewed;
+  }
+
+  /** One account's step; a failure is logged (its kind and message, never a credential) and answers undefined. */
+  private async isolated<T>(accountId: string, step: string, run: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await run();
+    } catch (error) {
+      const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      this.logger.error(`${step} account ${accountId} failed (${reason}); the pass goes on with the other accounts`);
+      return undefined;
+    }
   }
 
   private async identify(accountId: string): Promise<void> {

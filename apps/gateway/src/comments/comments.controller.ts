@@ -38,7 +38,7 @@ export class CommentsController {
   @ApiOkResponse({ type: CommentListSchema })
   @ApiErrors(...OPERATION_ERRORS.listComments)
   async list(@Principal() principal: KeyPrincipal, @Query(queryValidation) query: ListCommentsQuery): Promise<{ comments: CommentListItem[]; nextCursor: string | null }> {
-    const filter = { platform: query.platform, sentiment: query.sentiment, unreplied: query.unreplied === '1', limit: clampLimit(query.limit), cursor: query.cursor };
+    const filter = { platform: query.platform, sentiment: query.sentiment, tag: query.tag, postId: query.postId, unreplied: query.unreplied === '1', limit: clampLimit(query.limit), cursor: query.cursor };
     const page = await this.comments.list(principal.workspaceId, filter);
     return { comments: page.items, nextCursor: page.nextCursor };
   }

@@ -14,7 +14,7 @@ import { RawBodyRequest } from '../http/request-bounds';
  * carries no API key; the signature is the authentication. A call that is not
  * signed with the app secret is refused before anything is read from it.
  */
-@ApiTags('webhooks')
+@ApiTags('platform webhooks')
 @Controller('webhooks/meta')
 @Public()
 export class MetaWebhookController {

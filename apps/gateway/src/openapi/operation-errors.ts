@@ -71,7 +71,7 @@ const OPERATION_RULE_ERRORS = {
   getPost: ['not_found'],
   publishPost: [...BODY_ERRORS, 'not_found', 'post_not_publishable'],
   retryPost: [...BODY_ERRORS, 'not_found', 'post_not_retryable'],
-  editPost: [...BODY_ERRORS, ...VERSIONED_POST_ERRORS, 'nothing_to_edit', ...POST_RULE_ERRORS],
+  editPost: [...BODY_ERRORS, ...VERSIONED_POST_ERRORS, 'nothing_to_edit', 'account_already_published', ...POST_RULE_ERRORS],
   deletePost: [...BODY_ERRORS, ...VERSIONED_POST_ERRORS],
   listComments: ['invalid_query'],
   replyToComment: [...BODY_ERRORS, 'unknown_platform', 'reply_message_invalid', ...COMMENT_ACTION_ERRORS, 'x_quota_exhausted', ...PLATFORM_CALL_ERRORS],

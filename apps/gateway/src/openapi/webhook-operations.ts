@@ -38,6 +38,18 @@ const postOutcome = object({
   errorMessage: nullableString,
   results: { type: 'array', items: resultEntry },
 });
+/**
+ * Every comment event names its comment as the comments API does: platformCommentId with platform is
+ * what POST /api/v1/comments/reply (and hide, unhide, the thread) take as commentId.
+ */
+const commentEvent = (properties: Record<string, JsonSchema>): JsonSchema =>
+  object({
+    platformCommentId: { ...string, description: "the platform's own comment id: pass it as commentId to reply, hide or unhide" },
+    platform: string,
+    postId: { ...string, description: 'the post it sits under (GET /api/v1/posts/{id})' },
+    internalCommentId: { ...string, description: "the service's own id of the comment (stable per workspace, platform and platformCommentId); no endpoint takes it" },
+    ...properties,
+  });
 const accountOutcome = object({ postId: string, attempt: { type: 'integer' }, result: resultEntry });
 
 const DATA: Record<WebhookEventType | 'webhook.test', { summary: string; data: JsonSchema }> = {
@@ -53,11 +65,9 @@ const DATA: Record<WebhookEventType | 'webhook.test', { summary: string; data: J
   'account.disconnected': { summary: 'An account was disconnected', data: object({ accountId: string, platform: string, account: string, revoked: { type: 'boolean' } }) },
   'comment.received': {
     summary: 'A new comment under a published post, classified',
-    data: object({
-      commentId: string,
-      platform: string,
-      postId: string,
-      accountId: string,
+    data: commentEvent({
+      accountId: { ...string, description: 'the account the post was published as: the one that replies when the reply names no accountId' },
+      parentCommentId: { ...nullableString, description: 'the platformCommentId it replies to; null when it answers the post' },
       author: string,
       text: string,
       url: nullableString,
@@ -66,16 +76,25 @@ const DATA: Record<WebhookEventType | 'webhook.test', { summary: string; data: J
       tags: { type: 'array', items: string },
     }),
   },
-  'comment.replied': { summary: 'The workspace replied to a comment', data: object({ commentId: string, accountId: string, repliedAs: string, replyId: string, message: string, repliedAt: dateTime }) },
-  'comment.hidden': { summary: 'The workspace hid a comment on its platform', data: object({ commentId: string, accountId: { ...string, description: 'the account that hid it' }, hiddenAt: dateTime }) },
-  'comment.unhidden': { summary: 'The workspace showed a hidden comment again', data: object({ commentId: string, accountId: { ...string, description: 'the account that showed it' }, unhiddenAt: dateTime }) },
+  'comment.replied': {
+    summary: 'The workspace replied to a comment',
+    data: commentEvent({ accountId: { ...string, description: 'the account that replied' }, repliedAs: string, replyId: string, message: string, repliedAt: dateTime }),
+  },
+  'comment.hidden': { summary: 'The workspace hid a comment on its platform', data: commentEvent({ accountId: { ...string, description: 'the account that hid it' }, hiddenAt: dateTime }) },
+  'comment.unhidden': { summary: 'The workspace showed a hidden comment again', data: commentEvent({ accountId: { ...string, description: 'the account that showed it' }, unhiddenAt: dateTime }) },
   'comment.reply_deleted': {
     summary: "One of the workspace's replies to a comment was deleted from the platform",
-    data: object({ commentId: string, accountId: { ...string, description: 'the account that wrote the reply' }, replyId: string, deletedAt: dateTime }),
+    data: commentEvent({ accountId: { ...string, description: 'the account that wrote the reply' }, replyId: string, deletedAt: dateTime }),
   },
   'comment.reclassified': {
     summary: 'The current classifier (npm run reclassify) read a stored comment differently: its sentiment and tags from now on',
-    data: object({ commentId: string, sentiment: sentimentSchema, tags: { type: 'array', items: string }, classifierVersion: string, reclassifiedAt: dateTime }),
+    data: commentEvent({
+      accountId: { ...string, description: 'the account the post was published as' },
+      sentiment: sentimentSchema,
+      tags: { type: 'array', items: string },
+      classifierVersion: string,
+      reclassifiedAt: dateTime,
+    }),
   },
   'webhook.disabled': {
     summary: 'Another endpoint of the workspace was disabled (sent to every enabled endpoint)',

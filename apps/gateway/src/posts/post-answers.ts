@@ -25,7 +25,7 @@ export class PostAnswers {
     return caughtUp;
   }
 
-  async answer(workspaceId: string, reply: PostCommandReply): Promise<{ publishing: boolean; body: CreatePostResponse }> {
+  async answer(workspaceId: string, reply: PostCommandReply): Promise<{ publishing: boolean; body: CreatePostResponse; version: number }> {
     // One deadline for both waits: the answer comes within publishWaitMs of the command's reply, not their sum.
     const deadline = Date.now() + this.config.publishWaitMs;
     const caughtUp = await this.settle(reply);
@@ -37,6 +37,6 @@ export class PostAnswers {
     // Caught up and absent: deleted (an Idempotency-Key replay of a post deleted since).
     if (!post && caughtUp) throw new DomainError('not_found', 'no such post in this workspace');
     if (!post) throw new DomainError('service_unavailable', 'the post was recorded but cannot be read yet; GET it in a moment');
-    return { publishing: post.status === 'publishing', body: postResponse(post) };
+    return { publishing: post.status === 'publishing', body: postResponse(post), version: post.version };
   }
 }

@@ -20,7 +20,7 @@ import { Principal } from '../auth/principal';
 import { RequireScopes, RequireScopesForBody } from '../auth/scopes.decorator';
 import { ApiErrors, AUTHENTICATED_ERRORS } from '../openapi/error-responses';
 import { OPERATION_ERRORS } from '../openapi/operation-errors';
-import { ApiIfMatch, ApiPostAnswer, ApiPostId, ApiStillPublishing } from '../openapi/post-operations';
+import { ApiIfMatch, ApiPostAnswer, ApiPostId, ApiStillPublishing, POST_ETAG_HEADER } from '../openapi/post-operations';
 import { PostDetailEnvelopeSchema, PostListSchema } from '../openapi/schemas/post.schemas';
 import { bodyValidation, queryValidation } from '../validation/validation-pipes';
 import { CreatePostDto, toCreatePostBody } from './create-post.dto';
@@ -48,12 +48,14 @@ export class PostsController {
 
   /**
    * Sends a posts command and answers with the post as the read model shows it:
-   * `done` (201 for create and publish, 200 for an edit), or 202 while publishing.
+   * `done` (201 for create and publish, 200 for an edit), or 202 while publishing. The ETag is
+   * the version of the post shown, as GET gives it: an edit can be followed by another with If-Match.
    */
   private async run<N extends PostAnsweringCommand>(name: N, workspaceId: string, command: CommandPayload<N>, requestId: string | undefined, reply: FastifyReply, done: 200 | 201) {
     const result = await this.commands.request(name, command, requestId ?? randomUUID());
     if (result.replayed) void reply.header('idempotent-replayed', 'true');
-    const { publishing, body } = await this.answers.answer(workspaceId, result);
+    const { publishing, body, version } = await this.answers.answer(workspaceId, result);
+    void reply.header('etag', etagOf(version));
     void reply.status(publishing ? 202 : done);
     return body;
   }
@@ -134,7 +136,7 @@ export class PostsController {
   @RequireScopes('read')
   @ApiOperation({ summary: 'One post in full', description: 'The ETag header carries its version, for If-Match on edit and delete.' })
   @ApiPostId()
-  @ApiOkResponse({ type: PostDetailEnvelopeSchema, headers: { ETag: { description: 'the post version, quoted', schema: { type: 'string' } } } })
+  @ApiOkResponse({ type: PostDetailEnvelopeSchema, headers: POST_ETAG_HEADER })
   @ApiErrors(...OPERATION_ERRORS.getPost)
   async get(
     @Principal() principal: KeyPrincipal,

@@ -1,5 +1,6 @@
 import { AltTexts, DomainError, LIMITS, PostEvent, publicationFor } from '@app/contracts';
 import { DeletePost, EditPost } from './post.commands';
+import { decideFix, isFixable } from './decide-fix';
 import { checkAltText, checkFirstComments, checkMediaUrls, checkSchedule } from './post-content.rules';
 import { checkOverrides, checkPublications } from './post-overrides.rules';
 import { checkOptionedPublications, checkPlatformOptions } from './post-platform-options.rules';
@@ -16,6 +17,7 @@ function checkEditable(state: ExistingPost, now: Date): void {
 }
 
 export function decideEdit(command: EditPost, state: ExistingPost): PostEvent[] {
+  if (isFixable(state)) return decideFix(command, state);
   checkEditable(state, command.now);
   const changes = command.changes;
   if (Object.values(changes).every((value) => value === undefined)) throw new DomainError('nothing_to_edit', 'name at least one field to change');

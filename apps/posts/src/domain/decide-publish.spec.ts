@@ -69,6 +69,13 @@ describe('Post decider: publication', () => {
     spec.given(history).when({ ...comment, accountId: 'a-fb' }).thenRefuses('not_found');
   });
 
+  it('keeps the permalink the platform gave a posted first comment or thread part, when it gave one', () => {
+    const history = run(publishing, published('a-x'));
+    const comment = { type: 'RecordFirstComment' as const, accountId: 'a-x', index: 0, outcome: { status: 'posted' as const, platformCommentId: 'c-1', url: 'https://x.com/acme/status/c-1' }, now };
+    spec.given(history).when(comment).then([{ type: 'FirstCommentPosted', data: { postId: 'p-1', accountId: 'a-x', index: 0, platformCommentId: 'c-1', url: 'https://x.com/acme/status/c-1', postedAt: now.toISOString() } }]);
+    spec.given(history).when({ ...comment, outcome: { status: 'posted', platformCommentId: 'c-1' } }).then([{ type: 'FirstCommentPosted', data: expect.not.objectContaining({ url: expect.anything() }) }]);
+  });
+
   it('records a first comment\'s start once before its call; its outcome follows once, and a start after an outcome changes nothing', () => {
     const history = run(publishing, published('a-x'));
     const comment = { type: 'RecordFirstComment' as const, accountId: 'a-x', index: 0, now };

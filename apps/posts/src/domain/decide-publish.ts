@@ -104,10 +104,11 @@ export function decideFirstComment(command: RecordFirstComment, state: ExistingP
     return [command.kind === 'threadPart' ? { type: 'ThreadPartFailed', data: failed } : { type: 'FirstCommentFailed', data: failed }];
   }
   const id = command.outcome.platformCommentId;
+  const url = command.outcome.url === undefined ? {} : { url: command.outcome.url };
   return [
     command.kind === 'threadPart'
-      ? { type: 'ThreadPartPosted', data: { ...base, platformPostId: id, postedAt } }
-      : { type: 'FirstCommentPosted', data: { ...base, platformCommentId: id, postedAt } },
+      ? { type: 'ThreadPartPosted', data: { ...base, platformPostId: id, ...url, postedAt } }
+      : { type: 'FirstCommentPosted', data: { ...base, platformCommentId: id, ...url, postedAt } },
   ];
 }
 

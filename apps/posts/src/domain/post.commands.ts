@@ -62,7 +62,7 @@ export interface RecordFirstComment {
   index: number;
   /** For a thread part, platformCommentId is the part's platform id (a post in a reply chain, a comment elsewhere). */
   /** `started`: the item's boundary before its platform call. */
-  outcome: { status: 'posted'; platformCommentId: string } | { status: 'failed'; error: PublishError } | { status: 'started' };
+  outcome: { status: 'posted'; platformCommentId: string; url?: string } | { status: 'failed'; error: PublishError } | { status: 'started' };
   now: Date;
 }
 

@@ -80,7 +80,8 @@ export function evolve(state: PostState, event: PostEvent): PostState {
     case 'PostEdited': {
       const { postId: _postId, editedAt: _editedAt, ...changes } = event.data;
       next.data = { ...next.data, ...changes };
-      next.status = next.data.scheduledAt ? 'scheduled' : 'draft';
+      // A draft's or scheduled post's status follows its schedule; a partial or failed post fixed before a retry stays as it ended.
+      if (state.status === 'draft' || state.status === 'scheduled') next.status = next.data.scheduledAt ? 'scheduled' : 'draft';
       if (changes.accounts) next.accounts = Object.fromEntries(changes.accounts.map((a) => [a.accountId, pendingProgress(a)]));
       return next;
     }

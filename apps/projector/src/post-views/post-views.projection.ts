@@ -2,6 +2,7 @@ import { PoolClient } from 'pg';
 import {
   AccountPublishedData,
   AccountPublishFailedData,
+  FirstCommentResult,
   LIMITS,
   PostCreatedData,
   PostEditedData,
@@ -35,11 +36,17 @@ export function withResult(results: PublishResult[], result: PublishResult, acco
   return accounts.flatMap((a) => byAccount.get(a.accountId) ?? []);
 }
 
-/** The account's recorded parts with `part` in its place (a part posted again after a resume replaces its failure). */
-function withThreadPart(results: Record<string, ThreadPartResult[]>, accountId: string, part: ThreadPartResult): Record<string, ThreadPartResult[]> {
-  const parts = (results[accountId] ?? []).filter((p) => p.index !== part.index);
-  return { ...results, [accountId]: [...parts, part].sort((a, b) => a.index - b.index) };
+/**
+ * The account's recorded items (thread parts, first comments) with `item` in its place, in index
+ * order (a part posted again after a resume replaces its failure).
+ */
+function withIndexed<T extends { index: number }>(results: Record<string, T[]>, accountId: string, item: T): Record<string, T[]> {
+  const items = (results[accountId] ?? []).filter((p) => p.index !== item.index);
+  return { ...results, [accountId]: [...items, item].sort((a, b) => a.index - b.index) };
 }
+
+/** `{url}` when the event carries one (events recorded before urls were kept do not). */
+const urlOf = (data: { url?: string }) => (data.url === undefined ? {} : { url: data.url });
 
 /** A post_views row as a batch folds it in memory, in the table's column names. */
 interface PostRow {
@@ -56,6 +63,8 @@ interface PostRow {
   auto_split: boolean;
   /** Per account id, its recorded thread parts in index order. */
   thread_results: Record<string, ThreadPartResult[]>;
+  /** Per account id, its recorded first comments in index order. */
+  first_comment_results: Record<string, FirstCommentResult[]>;
   /** As the events hold them ({} for none): overrides keyed by platform id or account id, options by platform id. */
   overrides: PostOverrides;
   platform_options: PlatformOptions;
@@ -73,7 +82,7 @@ interface PostRow {
 /** Every column, with its type for jsonb_to_recordset: a folded row is written whole. */
 const POST_COLUMNS: Array<[keyof PostRow, string]> = [
   ['id', 'uuid'], ['workspace_id', 'uuid'], ['content', 'text'], ['content_preview', 'text'], ['platforms', 'text[]'], ['accounts', 'jsonb'],
-  ['media_urls', 'jsonb'], ['alt_text', 'jsonb'], ['first_comments', 'jsonb'], ['thread', 'jsonb'], ['auto_split', 'boolean'], ['thread_results', 'jsonb'], ['overrides', 'jsonb'], ['platform_options', 'jsonb'], ['status', 'text'], ['scheduled_at', 'timestamptz'],
+  ['media_urls', 'jsonb'], ['alt_text', 'jsonb'], ['first_comments', 'jsonb'], ['thread', 'jsonb'], ['auto_split', 'boolean'], ['thread_results', 'jsonb'], ['first_comment_results', 'jsonb'], ['overrides', 'jsonb'], ['platform_options', 'jsonb'], ['status', 'text'], ['scheduled_at', 'timestamptz'],
   ['published_at', 'timestamptz'], ['results', 'jsonb'], ['error_message', 'text'], ['created_at', 'timestamptz'], ['version', 'integer'],
   ['publishing_since', 'timestamptz'], ['own_comment_ids', 'text[]'],
 ];
@@ -94,6 +103,7 @@ function createdRow(data: PostCreatedData, version: number): PostRow {
     thread: data.thread ?? [],
     auto_split: data.autoSplit ?? false,
     thread_results: {},
+    first_comment_results: {},
     overrides: data.overrides ?? {},
     platform_options: data.platformOptions ?? {},
     status: data.scheduledAt ? 'scheduled' : 'draft',
@@ -154,6 +164,8 @@ function applyChange(row: PostRow, event: Exclude<PostEvent, { type: 'PostCreate
           // A resumed thread posts its failed part again: only the posted ones stand.
           .map(([accountId, parts]) => [accountId, parts.filter((part) => part.status === 'posted')]),
       );
+      // A published-again account posts its first comments again; a resumed thread's account keeps them.
+      row.first_comment_results = Object.fromEntries(Object.entries(row.first_comment_results).filter(([accountId]) => !retried.has(accountId)));
       break;
     }
     case 'AccountPublished':
@@ -176,14 +188,23 @@ function applyChange(row: PostRow, event: Exclude<PostEvent, { type: 'PostCreate
       break;
     case 'FirstCommentPosted':
       row.own_comment_ids = [...row.own_comment_ids, event.data.platformCommentId];
+      row.first_comment_results = withIndexed(row.first_comment_results, event.data.accountId, {
+        index: event.data.index,
+        status: 'posted',
+        platformCommentId: event.data.platformCommentId,
+        ...urlOf(event.data),
+      });
+      break;
+    case 'FirstCommentFailed':
+      row.first_comment_results = withIndexed(row.first_comment_results, event.data.accountId, { index: event.data.index, status: 'failed', error: event.data.error });
       break;
     case 'ThreadPartPosted':
       // A thread part is the workspace's own reply: comment ingestion leaves it out, as it does first comments.
       row.own_comment_ids = [...row.own_comment_ids, event.data.platformPostId];
-      row.thread_results = withThreadPart(row.thread_results, event.data.accountId, { index: event.data.index, status: 'posted', platformPostId: event.data.platformPostId });
+      row.thread_results = withIndexed(row.thread_results, event.data.accountId, { index: event.data.index, status: 'posted', platformPostId: event.data.platformPostId, ...urlOf(event.data) });
       break;
     case 'ThreadPartFailed':
-      row.thread_results = withThreadPart(row.thread_results, event.data.accountId, { index: event.data.index, status: 'failed', error: event.data.error });
+      row.thread_results = withIndexed(row.thread_results, event.data.accountId, { index: event.data.index, status: 'failed', error: event.data.error });
       break;
     default:
       break; // events that change nothing the view shows: only the version moves

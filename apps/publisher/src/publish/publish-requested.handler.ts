@@ -203,7 +203,7 @@ export class PublishRequestedHandler {
   private async postAfter(job: PublishRequestedData, accountId: string, call: (account: ConnectorAccount) => Promise<PublishOutcome>): Promise<FirstCommentOutcome> {
     const result = await this.credentials.run(accountId, (account) => spendXPool(this.xPool, job.workspaceId, account.platform, () => call(account)));
     if (isUnavailable(result)) return { status: 'failed', error: result.unavailable };
-    return result.status === 'published' ? { status: 'posted', platformCommentId: result.platformPostId } : { status: 'failed', error: result.error };
+    return result.status === 'published' ? { status: 'posted', platformCommentId: result.platformPostId, url: result.url } : { status: 'failed', error: result.error };
   }
 
   /** Ends every account of the attempt still without an outcome: `publish_abandoned` if never started, else `outcome_unknown`. */

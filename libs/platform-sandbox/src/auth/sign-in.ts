@@ -12,6 +12,12 @@ export interface SandboxSignIn {
   platform: Platform;
   /** A new identity's platform id, in the platform's own format (numeric id, URN, DID...). */
   newAccountId(auth: SandboxAuthority, kind: SandboxIdentity['kind']): string;
+  /**
+   * Scopes a test account consents to besides the documented ones of the endpoints (see
+   * documentedConsent): those that give a sign-in something other than an endpoint (X's
+   * offline.access, for a refresh token).
+   */
+  consentExtras?: readonly string[];
   /** The tokens a completed sign-in gives (as the token endpoint would answer them). */
   issueTokens(auth: SandboxAuthority, identity: SandboxIdentity, clientId: string | null, scopes: string[]): TokenPair;
   routes: PlatformRoute[];

@@ -227,6 +227,8 @@ function putThreadgate(ctx: RouteContext, repo: string): RouteAnswer {
 export const blueskyDialect: PlatformDialect = {
   platform: 'bluesky',
   error: xrpcError,
+  // A session of a narrower kind than the call needs (an app password without DM access): XRPC's InvalidToken "Bad token scope".
+  insufficientScope: () => xrpcError(400, 'InvalidToken', 'Bad token scope'),
   unauthorized: (reason) => {
     const refusal = tokenRefused(reason);
     return xrpcError(refusal.status, refusal.code, refusal.message);

@@ -1,7 +1,7 @@
-import { existing, field, grantsScope, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteAnswer, RouteContext } from '../dialect';
+import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteAnswer, RouteContext } from '../dialect';
 import { isSandboxFilePart } from '../multipart';
 import { namedToFailProcessing, SandboxItem, SandboxStore, SandboxUpload } from '../store';
-import { businessUseCaseLimited, graphCommentModerationRoutes, graphError, graphId, graphUnauthorized, pullableMedia, requireActingFor, stringParam } from './meta-graph';
+import { businessUseCaseLimited, graphCommentModerationRoutes, graphError, graphId, graphPermissionRefusal, graphUnauthorized, pullableMedia, requireActingFor, stringParam } from './meta-graph';
 import { GIB, inspectUpload, MIB } from './uploaded-media';
 import { createdSince, graphTime, pageOf, pageSize } from './listing';
 import { commentAuthor } from './comment-author';
@@ -35,10 +35,6 @@ function commentJson(store: SandboxStore, item: SandboxItem) {
   };
 }
 
-/** Moderating comments takes pages_manage_engagement (Comment reference, "Updating" and "Deleting"). */
-function requireEngagementScope(ctx: RouteContext): void {
-  if (!grantsScope(ctx, 'pages_manage_engagement')) throw new PlatformRefusal(403, '200', '(#200) Requires pages_manage_engagement permission to manage the object');
-}
 
 /**
  * A page's feed takes only that page's token: Page Feed, "Publish" requirements
@@ -270,6 +266,7 @@ function permalinkOf(item: SandboxItem): string {
 export const facebookDialect: PlatformDialect = {
   platform: 'facebook',
   error: graphError,
+  insufficientScope: graphPermissionRefusal('200'),
   unauthorized: graphUnauthorized,
   rateLimited: businessUseCaseLimited('80001', 'pages', 'There have been too many calls to this Page account. Wait a bit and try again.'),
   createComment,
@@ -405,6 +402,6 @@ export const facebookDialect: PlatformDialect = {
     },
     // Comment reference (https://developers.facebook.com/docs/graph-api/reference/comment/): `is_hidden` hides a
     // comment on the Page's post from everyone but its author; the Page deletes its own comments and those on its posts.
-    ...graphCommentModerationRoutes('facebook', requireEngagementScope, 'is_hidden'),
+    ...graphCommentModerationRoutes('facebook', 'is_hidden'),
   ],
 };

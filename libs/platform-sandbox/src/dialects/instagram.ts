@@ -1,5 +1,5 @@
 import { codePointLength, hashtagCount, mentionCount } from '@app/platforms/content/text-length';
-import { existing, field, grantsScope, NewComment, PlatformDialect, PlatformRefusal, PlatformRoute, required, rootPostId, RouteContext } from '../dialect';
+import { existing, field, NewComment, PlatformDialect, PlatformRefusal, PlatformRoute, required, rootPostId, RouteContext } from '../dialect';
 import type { SandboxIdentity } from '../auth/authority';
 import type { SandboxItem, SandboxStore } from '../store';
 import type { SandboxMediaDescription } from '../media-host';
@@ -20,6 +20,7 @@ import {
   requireActingFor,
   stringParam,
   mediaListing,
+  graphPermissionRefusal,
 } from './meta-graph';
 import { MIB } from './uploaded-media';
 import { commentAuthor } from './comment-author';
@@ -48,10 +49,6 @@ function commentJson(store: SandboxStore, item: SandboxItem) {
   };
 }
 
-/** Moderating comments takes instagram_manage_comments (IG Comment reference, Requirements). */
-function requireManageComments(ctx: RouteContext): void {
-  if (!grantsScope(ctx, 'instagram_manage_comments')) throw new PlatformRefusal(403, '10', '(#10) Application does not have permission for this action: instagram_manage_comments is required');
-}
 
 function permalink(item: SandboxItem): string {
   return `https://www.instagram.com/p/${BigInt(item.id).toString(36)}/`;
@@ -205,6 +202,7 @@ function commentRoute(url: string, parentKind: SandboxItem['kind'], wrongParent:
 export const instagramDialect: PlatformDialect = {
   platform: 'instagram',
   error: graphError,
+  insufficientScope: graphPermissionRefusal('10'),
   unauthorized: graphUnauthorized,
   rateLimited: businessUseCaseLimited('80002', 'instagram', 'There have been too many calls to this Instagram account. Wait a bit and try again.'),
   createComment,
@@ -241,7 +239,7 @@ export const instagramDialect: PlatformDialect = {
       },
     },
     // IG Container: status_code, and status telling why when it is ERROR.
-    containerOrItemRoute('instagram', (status, error) => ({ status_code: status, ...(error ? { status: error } : {}) }), permalink),
+    containerOrItemRoute('instagram', (status, error) => ({ status_code: status, ...(error ? { status: error } : {}) }), permalink, { container: '/{version}/{ig-container-id}', item: '/{version}/{ig-media-id}' }),
     {
       method: 'GET',
       url: '/:version/:node/media',
@@ -272,6 +270,6 @@ export const instagramDialect: PlatformDialect = {
     },
     // IG Comment reference (https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-comment/):
     // `hide` on a comment on the account's media; the account deletes its own comments and any on its media.
-    ...graphCommentModerationRoutes('instagram', requireManageComments, 'hide'),
+    ...graphCommentModerationRoutes('instagram', 'hide'),
   ],
 };

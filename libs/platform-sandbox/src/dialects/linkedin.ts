@@ -274,6 +274,8 @@ function attachable(ctx: RouteContext, author: string, media: unknown, path: str
 export const linkedinDialect: PlatformDialect = {
   platform: 'linkedin',
   error: (status, code, message) => ({ status, body: { status, serviceErrorCode: 100, code: code ?? DEFAULT_CODES[status] ?? 'ERROR', message } }),
+  // "Not enough permissions to access: <resource>.<METHOD>" (https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/error-handling).
+  insufficientScope: (endpoint) => linkedinDialect.error(403, 'ACCESS_DENIED', `Not enough permissions to access: ${endpoint.method} ${endpoint.path}`),
   unauthorized: (reason) => ({ status: 401, body: { status: 401, ...REFUSED_TOKEN[reason] } }),
   rateLimited: (resetAfterSeconds) => ({
     status: 429,

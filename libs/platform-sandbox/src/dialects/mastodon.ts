@@ -1,5 +1,5 @@
 import { kindOf, MEDIA_TYPES, MediaType } from '@app/media';
-import { existing, field, grantsScope, NewComment, PlatformDialect, PlatformRefusal, PlatformRoute, required, rootPostId } from '../dialect';
+import { existing, field, NewComment, PlatformDialect, PlatformRefusal, PlatformRoute, required, rootPostId } from '../dialect';
 import { isSandboxFilePart } from '../multipart';
 import { namedToFailProcessing, SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { inspectUpload, MIB } from './uploaded-media';
@@ -172,6 +172,8 @@ export const mastodonDialect: PlatformDialect = {
   platform: 'mastodon',
   error: (_status, _code, message) => ({ status: _status, body: { error: message } }),
   // https://docs.joinmastodon.org/methods/accounts/#verify_credentials: 401 {"error": "The access token is invalid"}
+  // Doorkeeper's refusal of a token without the method's scope (https://docs.joinmastodon.org/api/oauth-scopes/).
+  insufficientScope: () => ({ status: 403, body: { error: 'This action is outside the authorized scopes' } }),
   unauthorized: (reason) => ({ status: 401, body: { error: TOKEN_REFUSALS[reason] } }),
   rateLimited: (resetAfterSeconds) => ({
     status: 429,
@@ -213,7 +215,6 @@ export const mastodonDialect: PlatformDialect = {
       url: '/api/v1/statuses/:id',
       operation: 'delete_comment',
       handle: (ctx) => {
-        if (!grantsScope(ctx, 'write:statuses') && !grantsScope(ctx, 'write')) throw new PlatformRefusal(403, undefined, 'This action is outside the authorized scopes');
         const status = ownComment(ctx, 'mastodon', ctx.params.id, MASTODON_MODERATION_REFUSALS);
         ctx.store.remove(status);
         return { body: { ...statusJson(ctx.store, status), text: status.text } };

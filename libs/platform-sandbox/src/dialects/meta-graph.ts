@@ -1,3 +1,4 @@
+import type { DocumentedEndpoint } from '@app/platforms/scopes';
 import type { Platform } from '@app/contracts';
 import type { SandboxIdentity } from '../auth/authority';
 import type { PlatformRoute, RouteAnswer, RouteContext } from '../dialect';
@@ -50,6 +51,21 @@ export function graphTokenRefusal(reason: keyof typeof TOKEN_REFUSALS): Platform
 }
 
 /** A refused bearer token: HTTP 400, OAuthException 190, with Graph's WWW-Authenticate challenge. */
+/**
+ * Graph's refusal of a token without a permission the endpoint lists ("Handling Errors",
+ * https://developers.facebook.com/docs/graph-api/guides/error-handling: 10 "API Permission
+ * Denied", 200-299 "API Permission", both OAuthException): Pages answer #200 naming the
+ * permission, Instagram and Threads #10.
+ */
+export function graphPermissionRefusal(code: '10' | '200') {
+  return (_endpoint: DocumentedEndpoint, missing: string[]): RouteAnswer =>
+    graphError(
+      403,
+      code,
+      code === '200' ? `(#200) Requires ${missing.join(', ')} permission to manage the object` : `(#10) Application does not have permission for this action: ${missing.join(', ')} is required`,
+    );
+}
+
 export function graphUnauthorized(reason: keyof typeof TOKEN_REFUSALS): RouteAnswer {
   const [code, message] = TOKEN_REFUSALS[reason];
   return { ...graphError(400, code, message), headers: { 'www-authenticate': `OAuth "Facebook Platform" "invalid_token" "${message}"` } };
@@ -229,17 +245,20 @@ export function publishContainer(ctx: RouteContext, platform: Platform, publish:
  * Container's status_code and status,
  * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container;
  * Threads' status and error_message, https://developers.facebook.com/docs/threads/troubleshooting),
- * a published item its permalink.
+ * a published item its permalink. Each is its own documented endpoint (`documented`: the
+ * paths of the platform's scope table), with its own permissions.
  */
 export function containerOrItemRoute(
   platform: Platform,
   statusFields: (status: ContainerStatus, error: string | null) => Record<string, unknown>,
   permalinkOf: (item: SandboxItem) => string,
+  documented: { container: string; item: string },
 ): PlatformRoute {
   return {
     method: 'GET',
     url: '/:version/:node',
     operation: 'lookup',
+    documents: { paths: [documented.container, documented.item], of: ({ store, params }) => (store.pending.has(params.node) ? documented.container : documented.item) },
     handle: ({ store, params }) => {
       const container = store.pending.get(params.node);
       if (container) {
@@ -326,18 +345,17 @@ function commentTheOwnerModerates(ctx: RouteContext, platform: 'facebook' | 'ins
  * Moderating a comment at `/{comment-id}`, the same on Facebook (Comment reference,
  * https://developers.facebook.com/docs/graph-api/reference/comment/) and Instagram (IG Comment
  * reference, https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-comment/),
- * each behind its own permission (`requirePermission`): "Updating" with `hideParam` (Facebook's
+ * each behind its own permissions (the platform's scope table): "Updating" with `hideParam` (Facebook's
  * `is_hidden`, Instagram's `hide`) hides or shows a comment on the owner's post; "Deleting"
  * removes the owner's own comment or any on its posts. Both answer {"success": true}.
  */
-export function graphCommentModerationRoutes(platform: 'facebook' | 'instagram', requirePermission: (ctx: RouteContext) => void, hideParam: 'is_hidden' | 'hide'): PlatformRoute[] {
+export function graphCommentModerationRoutes(platform: 'facebook' | 'instagram', hideParam: 'is_hidden' | 'hide'): PlatformRoute[] {
   return [
     {
       method: 'POST',
       url: '/:version/:node',
       operation: 'hide_comment',
       handle: (ctx) => {
-        requirePermission(ctx);
         const hidden = graphBooleanParam(ctx, hideParam, `(#100) ${hideParam} must be a boolean`);
         ctx.store.setHidden(commentOnOwnPost(ctx, platform, ctx.params.node, GRAPH_MODERATION_REFUSALS), hidden);
         return { body: { success: true } };
@@ -348,7 +366,6 @@ export function graphCommentModerationRoutes(platform: 'facebook' | 'instagram',
       url: '/:version/:node',
       operation: 'delete_comment',
       handle: (ctx) => {
-        requirePermission(ctx);
         ctx.store.remove(commentTheOwnerModerates(ctx, platform));
         return { body: { success: true } };
       },

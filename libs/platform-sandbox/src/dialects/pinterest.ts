@@ -96,6 +96,8 @@ export const pinterestDialect: PlatformDialect = {
   error: (status, code, message) => ({ status, body: { code: code !== undefined && /^\d+$/.test(code) ? Number(code) : (DEFAULT_CODES[status] ?? 1), message } }),
   rateLimited: (resetAfterSeconds) => ({ status: 429, headers: { 'retry-after': String(resetAfterSeconds) }, body: { code: 8, message: 'Rate limit exceeded' } }),
   // Expired, revoked or unknown alike: 401 {"code": 2, "message": "Authentication failed."}.
+  // Pinterest refuses a token without the operation's scope as it refuses any it will not take: 401 code 3.
+  insufficientScope: () => ({ status: 401, body: { code: 3, message: 'Authorization failed.' } }),
   unauthorized: () => ({ status: 401, body: { code: 2, message: 'Authentication failed.' } }),
   routes: [
     {

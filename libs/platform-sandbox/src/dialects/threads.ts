@@ -1,5 +1,5 @@
 import { threadsLength } from '@app/platforms/content/text-length';
-import { existing, field, grantsScope, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteContext } from '../dialect';
+import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteContext } from '../dialect';
 import type { PendingObject, SandboxItem, SandboxStore } from '../store';
 import type { SandboxMediaDescription } from '../media-host';
 import {
@@ -20,6 +20,7 @@ import {
   requireActingFor,
   stringParam,
   GRAPH_MODERATION_REFUSALS,
+  graphPermissionRefusal,
 } from './meta-graph';
 import { GIB, MIB } from './uploaded-media';
 import { commentOnOwnPost, ownComment } from './moderation';
@@ -123,6 +124,7 @@ const REPLY_CONTROLS = ['everyone', 'accounts_you_follow', 'mentioned_only', 'pa
 export const threadsDialect: PlatformDialect = {
   platform: 'threads',
   error: graphError,
+  insufficientScope: graphPermissionRefusal('10'),
   unauthorized: graphUnauthorized,
   rateLimited: graphRateLimited,
   createComment,
@@ -169,7 +171,7 @@ export const threadsDialect: PlatformDialect = {
       },
     },
     // A container's publishing status and, on ERROR, error_message ("Threads API Troubleshooting").
-    containerOrItemRoute('threads', (status, error) => ({ status, ...(error ? { error_message: error } : {}) }), permalink),
+    containerOrItemRoute('threads', (status, error) => ({ status, ...(error ? { error_message: error } : {}) }), permalink, { container: '/{version}/{threads-container-id}', item: '/{version}/{threads-media-id}' }),
     {
       method: 'GET',
       url: '/:version/:node/threads',
@@ -209,7 +211,6 @@ export const threadsDialect: PlatformDialect = {
       url: '/:version/:node/manage_reply',
       operation: 'hide_comment',
       handle: (ctx) => {
-        if (!grantsScope(ctx, 'threads_manage_replies')) throw new PlatformRefusal(403, '10', '(#10) Application does not have permission for this action: threads_manage_replies is required');
         const hide = graphBooleanParam(ctx, 'hide', 'Invalid parameter: hide must be a boolean');
         const reply = commentOnOwnPost(ctx, 'threads', ctx.params.node, GRAPH_MODERATION_REFUSALS);
         if (reply.parentId !== reply.postId) throw new PlatformRefusal(400, '100', 'Invalid parameter: only top-level replies can be hidden');
@@ -224,7 +225,6 @@ export const threadsDialect: PlatformDialect = {
       url: '/:version/:node',
       operation: 'delete_comment',
       handle: (ctx) => {
-        if (!grantsScope(ctx, 'threads_delete')) throw new PlatformRefusal(403, '10', '(#10) Application does not have permission for this action: threads_delete is required');
         const reply = ownComment(ctx, 'threads', ctx.params.node, GRAPH_MODERATION_REFUSALS);
         ctx.store.remove(reply);
         return { body: { success: true, deleted_id: reply.id } };

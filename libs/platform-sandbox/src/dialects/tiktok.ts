@@ -145,6 +145,8 @@ export const tiktokDialect: PlatformDialect = {
     body: { data: {}, error: { code: 'rate_limit_exceeded', message: 'The API rate limit was exceeded', log_id: `sandbox${Date.now()}` } },
   }),
   // Expired, revoked or unknown alike: 401 access_token_invalid (https://developers.tiktok.com/doc/tiktok-api-v2-error-handling).
+  // "Error Codes" (https://developers.tiktok.com/doc/tiktok-api-v2-error-handling): 401 scope_not_authorized.
+  insufficientScope: () => tiktokDialect.error(401, 'scope_not_authorized', 'The user did not authorize the scope required for completing this request.'),
   unauthorized: () => tiktokDialect.error(401, 'access_token_invalid', 'The access token is invalid or not found in the request.'),
   routes: [
     {

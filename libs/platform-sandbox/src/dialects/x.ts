@@ -1,5 +1,5 @@
 import { xWeightedLength } from '@app/platforms/content/text-length';
-import { existing, field, grantsScope, NewComment, PlatformDialect, PlatformRefusal, PlatformRoute, required, resetEpochSeconds, RouteAnswer, RouteContext, rootPostId } from '../dialect';
+import { existing, field, NewComment, PlatformDialect, PlatformRefusal, PlatformRoute, required, resetEpochSeconds, RouteAnswer, rootPostId } from '../dialect';
 import { isSandboxFilePart, SandboxFilePart } from '../multipart';
 import { namedToFailProcessing, SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { GIB, inspectUpload, MIB } from './uploaded-media';
@@ -43,10 +43,6 @@ const X_MODERATION_REFUSALS: ModerationRefusals = {
   notAllowed: () => new PlatformRefusal(403, undefined, 'You are not allowed to hide or delete this Tweet: it is not yours or not in a conversation you started.'),
 };
 
-/** A token without the scope an endpoint lists (its "Authorization" section) is Forbidden. */
-function requireXScope(ctx: RouteContext, scope: string): void {
-  if (!grantsScope(ctx, scope)) throw new PlatformRefusal(403, 'client-forbidden', `The access token was not granted the ${scope} scope this endpoint requires.`);
-}
 
 function invalid(detail: string): PlatformRefusal {
   return new PlatformRefusal(400, 'invalid-request', detail);
@@ -256,6 +252,8 @@ export const xDialect: PlatformDialect = {
     headers: { 'x-rate-limit-limit': '100', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(resetEpochSeconds(resetAfterSeconds)) },
     body: { title: 'Too Many Requests', type: 'about:blank', status: 429, detail: 'Too Many Requests' },
   }),
+  // A token without a scope the endpoint's "Authorization" section lists: 403 Forbidden, as a problem (https://docs.x.com/x-api/fundamentals/response-codes-and-errors).
+  insufficientScope: () => ({ status: 403, body: { title: 'Forbidden', type: 'about:blank', status: 403, detail: 'Forbidden' } }),
   // X answers every refused token (unknown, expired, revoked) with the same problem.
   unauthorized: () => ({ status: 401, body: { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' } }),
   createComment,
@@ -292,7 +290,6 @@ export const xDialect: PlatformDialect = {
       url: '/2/tweets/:id/hidden',
       operation: 'hide_comment',
       handle: (ctx) => {
-        requireXScope(ctx, 'tweet.moderate.write');
         const hidden = field(ctx.body, 'hidden');
         if (typeof hidden !== 'boolean') throw invalid('hidden must be a boolean');
         const reply = commentOnOwnPost(ctx, 'x', ctx.params.id, X_MODERATION_REFUSALS);
@@ -307,7 +304,6 @@ export const xDialect: PlatformDialect = {
       url: '/2/tweets/:id',
       operation: 'delete_comment',
       handle: (ctx) => {
-        requireXScope(ctx, 'tweet.write');
         ctx.store.remove(ownComment(ctx, 'x', ctx.params.id, X_MODERATION_REFUSALS));
         return { body: { data: { deleted: true } } };
       },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existing, field, grantsScope, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteContext } from '../dialect';
+import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId } from '../dialect';
 import type { RouteAnswer } from '../dialect';
 import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { contentRange, GIB, inspectUpload } from './uploaded-media';
@@ -45,10 +45,6 @@ const YOUTUBE_MODERATION_REFUSALS: ModerationRefusals = {
   notAllowed: () => new PlatformRefusal(403, 'forbidden', 'The comment could not be moderated or deleted due to insufficient permissions. The request might not be properly authorized.'),
 };
 
-/** Both calls list only https://www.googleapis.com/auth/youtube.force-ssl; Google refuses other tokens with insufficientPermissions. */
-function requireForceSsl(ctx: RouteContext): void {
-  if (!grantsScope(ctx, 'https://www.googleapis.com/auth/youtube.force-ssl')) throw new PlatformRefusal(403, 'insufficientPermissions', 'Request had insufficient authentication scopes.');
-}
 
 /**
  * A comment resource ("Comments", https://developers.google.com/youtube/v3/docs/comments):
@@ -72,6 +68,28 @@ function commentJson(store: SandboxStore, item: SandboxItem) {
 }
 
 const GOOGLE_AUTH_HELP = 'Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.';
+
+/**
+ * Google's 403 for a token without any of the method's scopes ("Authorization" section): reason
+ * insufficientPermissions, status PERMISSION_DENIED, ErrorInfo ACCESS_TOKEN_SCOPE_INSUFFICIENT
+ * (https://developers.google.com/youtube/v3/docs/errors, google/api/error_reason.proto).
+ */
+function insufficientScope(): RouteAnswer {
+  const message = 'Request had insufficient authentication scopes.';
+  return {
+    status: 403,
+    headers: { 'www-authenticate': 'Bearer realm="https://accounts.google.com/", error="insufficient_scope"' },
+    body: {
+      error: {
+        code: 403,
+        message,
+        errors: [{ message: 'Insufficient Permission', domain: 'global', reason: 'insufficientPermissions' }],
+        status: 'PERMISSION_DENIED',
+        details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'ACCESS_TOKEN_SCOPE_INSUFFICIENT', domain: 'googleapis.com', metadata: { service: 'youtube.googleapis.com', method: 'youtube.api.v3' } }],
+      },
+    },
+  };
+}
 
 /**
  * Google's 401: errors[].reason `required` without a token, `authError` ("Invalid
@@ -186,6 +204,7 @@ export const youtubeDialect: PlatformDialect = {
     headers: { 'retry-after': String(resetAfterSeconds) },
     body: { error: { code: 429, message: 'Rate limit exceeded', errors: [{ message: 'Rate limit exceeded', domain: 'usageLimits', reason: 'rateLimitExceeded' }] } },
   }),
+  insufficientScope,
   unauthorized,
   createComment,
   routes: [
@@ -300,7 +319,6 @@ export const youtubeDialect: PlatformDialect = {
       url: '/youtube/v3/comments/setModerationStatus',
       operation: 'hide_comment',
       handle: (ctx) => {
-        requireForceSsl(ctx);
         const status = required(ctx.query.moderationStatus, 'moderationStatus', 'invalidModerationStatus');
         if (!['heldForReview', 'published', 'rejected'].includes(status)) throw new PlatformRefusal(400, 'invalidModerationStatus', `Invalid moderationStatus ${status}`);
         const comments = required(ctx.query.id, 'id', 'idRequired').split(',').map((id) => commentOnOwnPost(ctx, 'youtube', id, YOUTUBE_MODERATION_REFUSALS));
@@ -321,7 +339,6 @@ export const youtubeDialect: PlatformDialect = {
       url: '/youtube/v3/comments',
       operation: 'delete_comment',
       handle: (ctx) => {
-        requireForceSsl(ctx);
         ctx.store.remove(ownComment(ctx, 'youtube', required(ctx.query.id, 'id', 'idRequired'), YOUTUBE_MODERATION_REFUSALS));
         return { status: 204 };
       },

@@ -74,6 +74,17 @@ export interface PlatformAuth {
   readonly platform: Platform;
   /** Whether accounts connect through a browser sign-in (OAuth); false for Bluesky (app password). */
   readonly signsInWithOAuth: boolean;
+  /**
+   * The scopes the consent step asks for (the platform's own names). They must cover what the
+   * platform's documentation requires of every endpoint we call (libs/platforms/src/scopes;
+   * checked by sign-in-scopes.spec.ts). [] where a sign-in has no scopes (Bluesky).
+   */
+  readonly scopes: readonly string[];
+  /**
+   * The platform whose app (client id and secret) this sign-in uses, when not its own:
+   * Instagram signs in through Facebook Login with the Facebook app.
+   */
+  readonly appPlatform?: Platform;
   /** Platforms whose apps are registered per server at first use (Mastodon): registers ours there. */
   registerApp?(instanceUrl: string, redirectUri: string): Promise<OAuthApp>;
   /** The platform's consent page url the user is sent to. */

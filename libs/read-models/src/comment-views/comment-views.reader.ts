@@ -7,6 +7,8 @@ interface CommentViewRow {
   id: string;
   platform_comment_id: string;
   platform: string;
+  post_id: string;
+  account_id: string;
   author: string;
   text: string;
   sentiment: CommentSentiment;
@@ -20,7 +22,7 @@ interface CommentViewRow {
 }
 
 /** The list's columns, in the order of CommentViewRow. */
-const LIST_COLUMNS = 'id, platform_comment_id, platform, author, text, sentiment, tags, replied, post_title, url, commented_at, parent_comment_id, hidden';
+const LIST_COLUMNS = 'id, platform_comment_id, platform, post_id, account_id, author, text, sentiment, tags, replied, post_title, url, commented_at, parent_comment_id, hidden';
 
 /** Comments a thread answers at most (a thread longer than this answers its oldest). */
 export const THREAD_MAX_COMMENTS = 200;
@@ -28,7 +30,10 @@ export const THREAD_MAX_COMMENTS = 200;
 export interface CommentListFilter {
   platform?: Platform;
   sentiment?: CommentSentiment;
-  /** Only comments the workspace has not answered yet. */
+  /** Only comments carrying this intent tag (e.g. question). */
+  tag?: string;
+  /** Only comments under this post of the service. */
+  postId?: string;
   unreplied: boolean;
   limit: number;
   /** nextCursor of the previous page, read with the same filters. */
@@ -39,6 +44,8 @@ function toListItem(row: CommentViewRow): CommentListItem {
   return {
     platformCommentId: row.platform_comment_id,
     platform: row.platform,
+    postId: row.post_id,
+    accountId: row.account_id,
     author: row.author,
     text: row.text,
     sentiment: row.sentiment,
@@ -74,10 +81,12 @@ export class CommentViewsReader {
    */
   async list(workspaceId: string, filter: CommentListFilter): Promise<ListPage<CommentListItem>> {
     const params: unknown[] = [workspaceId, filter.limit + 1];
-    const boundTo = { platform: filter.platform, sentiment: filter.sentiment, unreplied: filter.unreplied ? '1' : undefined };
+    const boundTo = { platform: filter.platform, sentiment: filter.sentiment, tag: filter.tag, postId: filter.postId, unreplied: filter.unreplied ? '1' : undefined };
     const where = ['workspace_id = $1'];
     if (filter.platform) where.push(`platform = $${params.push(filter.platform)}`);
     if (filter.sentiment) where.push(`sentiment = $${params.push(filter.sentiment)}`);
+    if (filter.tag) where.push(`tags @> ARRAY[$${params.push(filter.tag)}]::text[]`);
+    if (filter.postId) where.push(`post_id = $${params.push(filter.postId)}`);
     if (filter.unreplied) where.push('NOT replied');
     if (filter.cursor !== undefined) where.push(keyset.after('commented_at', params, decodeListCursor(filter.cursor, 'comments', boundTo)));
     const { rows } = await this.pool.query<CommentViewRow & { sort_key_micros: string }>(

@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { AltTexts, PlatformOptions, PostDetail, PostListItem, PostOverrides, PostStatus, ThreadPart, ThreadPartResult } from '@app/contracts';
+import { AltTexts, FirstCommentResult, PlatformOptions, PostDetail, PostListItem, PostOverrides, PostStatus, ThreadPart, ThreadPartResult } from '@app/contracts';
 import { decodeListCursor, encodeListCursor, keyset, ListPage, toPage } from '../list-cursor';
 
 interface PostViewRow {
@@ -54,10 +54,10 @@ export class PostViewsReader {
 
   async get(workspaceId: string, id: string): Promise<PostDetail | null> {
     const { rows } = await this.pool.query<
-      PostViewRow & { accounts: PostDetail['accounts']; media_urls: string[]; alt_text: AltTexts; first_comments: string[]; thread: ThreadPart[]; auto_split: boolean; thread_results: Record<string, ThreadPartResult[]>; overrides: PostOverrides; platform_options: PlatformOptions; version: number }
+      PostViewRow & { accounts: PostDetail['accounts']; media_urls: string[]; alt_text: AltTexts; first_comments: string[]; thread: ThreadPart[]; auto_split: boolean; thread_results: Record<string, ThreadPartResult[]>; first_comment_results: Record<string, FirstCommentResult[]>; overrides: PostOverrides; platform_options: PlatformOptions; version: number }
     >(
       `SELECT id, content, platforms, status, scheduled_at, published_at, results, error_message, created_at,
-              accounts, media_urls, alt_text, first_comments, thread, auto_split, thread_results, overrides, platform_options, version
+              accounts, media_urls, alt_text, first_comments, thread, auto_split, thread_results, first_comment_results, overrides, platform_options, version
        FROM post_views WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, id],
     );
@@ -69,9 +69,10 @@ export class PostViewsReader {
     const thread = row.thread.length > 0 ? { thread: row.thread.map(({ altText: partAlt, ...part }) => (partAlt.length > 0 ? { ...part, altText: partAlt } : part)) } : {};
     const autoSplit = row.auto_split ? { autoSplit: true } : {};
     const threadResults = Object.keys(row.thread_results).length > 0 ? { threadResults: row.thread_results } : {};
+    const firstCommentResults = Object.keys(row.first_comment_results).length > 0 ? { firstCommentResults: row.first_comment_results } : {};
     // overrides and platformOptions as stored, only when the post has them (the spec's shape without).
     const overrides = Object.keys(row.overrides).length > 0 ? { overrides: row.overrides } : {};
     const platformOptions = Object.keys(row.platform_options).length > 0 ? { platformOptions: row.platform_options } : {};
-    return { ...toListItem(row), accounts: row.accounts, mediaUrls: row.media_urls, ...altText, firstComments: row.first_comments, ...thread, ...autoSplit, ...threadResults, ...overrides, ...platformOptions, version: row.version };
+    return { ...toListItem(row), accounts: row.accounts, mediaUrls: row.media_urls, ...altText, firstComments: row.first_comments, ...thread, ...autoSplit, ...threadResults, ...firstCommentResults, ...overrides, ...platformOptions, version: row.version };
   }
 }

@@ -42,7 +42,8 @@ export class BoardSchema implements PlatformBoard {
   @ApiProperty({ description: 'the board id Pinterest gives: what platformOptions.pinterest.boardId takes', example: '549755885175' }) id!: string;
   @ApiProperty({ example: 'Launches' }) name!: string;
   @ApiProperty({ type: String, nullable: true }) description!: string | null;
-  @ApiProperty({ type: String, nullable: true, enum: ['PUBLIC', 'PROTECTED', 'SECRET'] }) privacy!: string | null;
+  // OpenAPI 3.0.3: nullable does not reach past enum, so null is one of the values.
+  @ApiProperty({ type: String, nullable: true, enum: ['PUBLIC', 'PROTECTED', 'SECRET', null] as string[] }) privacy!: string | null;
 }
 
 export class BoardsSchema implements BoardsReply {

@@ -7,6 +7,8 @@ import { NextCursorProperty } from './list-page.schema';
 export class CommentSchema implements CommentListItem {
   @ApiProperty({ description: "the platform's own comment id: pass it as commentId to reply" }) platformCommentId!: string;
   @ApiProperty({ enum: PLATFORMS }) platform!: string;
+  @ApiProperty({ format: 'uuid', description: 'the post it sits under (GET /api/v1/posts/{id}; filter the list with postId)' }) postId!: string;
+  @ApiProperty({ format: 'uuid', description: 'the connected account the post was published as: the one that replies when the reply names no accountId' }) accountId!: string;
   @ApiProperty({ description: 'display name or handle of the commenter' }) author!: string;
   @ApiProperty() text!: string;
   @ApiProperty({ enum: COMMENT_SENTIMENTS, description: 'how the commenter sounds, not whether the comment is a problem' }) sentiment!: CommentSentiment;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CreatePostResponse, LIMITS, PlatformOptions, PLATFORMS, POST_STATUSES, PostDetail, PostListItem, PostOverrides, PostStatus, PublishResult, ResolvedAccountEcho, ThreadPartResult } from '@app/contracts';
+import { CreatePostResponse, LIMITS, PlatformOptions, PLATFORMS, POST_STATUSES, PostDetail, PostListItem, PostOverrides, PostStatus, PublishResult, ResolvedAccountEcho, ThreadPartResult, FirstCommentResult } from '@app/contracts';
 import { POST_FIELDS } from '../post-fields';
 import { NextCursorProperty } from './list-page.schema';
 
@@ -10,6 +10,21 @@ import { NextCursorProperty } from './list-page.schema';
  */
 
 const isoDateTime = { type: 'string', format: 'date-time' } as const;
+
+/** One item posted after an account's post (a thread part, a first comment): its platform id and url once posted, or why it failed. */
+function itemOutcome(idField: 'platformPostId' | 'platformCommentId', indexDescription: string) {
+  return {
+    type: 'object',
+    required: ['index', 'status'],
+    properties: {
+      index: { type: 'integer', description: indexDescription },
+      status: { type: 'string', enum: ['posted', 'failed'] },
+      [idField]: { type: 'string', description: "when posted: its id on the platform" },
+      url: { type: 'string', description: 'when posted: its permalink, as the platform gave it' },
+      error: { type: 'object', description: 'when failed', properties: { code: { type: 'string' }, message: { type: 'string' }, retryable: { type: 'boolean' } } },
+    },
+  };
+}
 
 export class PublishErrorSchema {
   @ApiProperty({
@@ -90,21 +105,20 @@ export class PostDetailSchema extends PostListItemSchema implements PostDetail {
     type: 'object',
     additionalProperties: {
       type: 'array',
-      items: {
-        type: 'object',
-        required: ['index', 'status'],
-        properties: {
-          index: { type: 'integer', description: 'the part\'s place after the post: 0 is the first part after it' },
-          status: { type: 'string', enum: ['posted', 'failed'] },
-          platformPostId: { type: 'string', description: 'when posted: the part\'s id on the platform' },
-          error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, retryable: { type: 'boolean' } } },
-        },
-      },
+      items: itemOutcome('platformPostId', "the part's place after the post: 0 is the first part after it"),
     },
     description: 'only once some thread part was recorded: per account id, each recorded part in order (a failed part stops the thread; POST /retry resumes it)',
-    example: { '0b6f2c1e-1d7a-4c55-9a1e-3f1f2b6a9c10': [{ index: 0, status: 'posted', platformPostId: '1790000000000000002' }] },
+    example: { '0b6f2c1e-1d7a-4c55-9a1e-3f1f2b6a9c10': [{ index: 0, status: 'posted', platformPostId: '1790000000000000002', url: 'https://x.com/acme/status/1790000000000000002' }] },
   })
   threadResults?: Record<string, ThreadPartResult[]>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'array', items: itemOutcome('platformCommentId', "the first comment's place in the account's firstComments") },
+    description:
+      'only once some first comment was recorded: per account id, each recorded first comment in order (one not listed is not sent yet; after a failed one the later ones fail as comment_skipped; POST /retry posts them again only with the account)',
+    example: { '0b6f2c1e-1d7a-4c55-9a1e-3f1f2b6a9c10': [{ index: 0, status: 'failed', error: { code: 'content_too_long', message: '…', retryable: false } }] },
+  })
+  firstCommentResults?: Record<string, FirstCommentResult[]>;
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: POST_FIELDS.overrides.additionalProperties,

@@ -26,14 +26,11 @@ const REFRESH_TTL_SECONDS = 365 * 86_400;
 /** The permissions an app can hold for these products (Sign In with OpenID Connect, Share on LinkedIn, Community Management). */
 const SCOPES = new Set(['openid', 'profile', 'email', 'w_member_social', 'r_member_social', 'w_organization_social', 'r_organization_social', 'r_organization_admin', 'rw_organization_admin']);
 
-/** What an account provisioned without named scopes was granted: what the service asks for. */
-const DEFAULT_SCOPES = ['openid', 'profile', 'w_member_social', 'w_organization_social', 'r_organization_social', 'r_organization_admin'];
-
 /** LinkedIn's answer to a code it will not exchange (the same text for every cause). */
 const BAD_CODE = 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists';
 
 function issueTokens(auth: SandboxAuthority, identity: SandboxIdentity, clientId: string | null, scopes: string[]): TokenPair {
-  return auth.issue(identity.key, { clientId, scopes: scopes.length > 0 ? scopes : DEFAULT_SCOPES, accessTtlSeconds: ACCESS_TTL_SECONDS, refreshTtlSeconds: REFRESH_TTL_SECONDS });
+  return auth.issue(identity.key, { clientId, scopes, accessTtlSeconds: ACCESS_TTL_SECONDS, refreshTtlSeconds: REFRESH_TTL_SECONDS });
 }
 
 /** LinkedIn's token answer; scopes are comma separated. */

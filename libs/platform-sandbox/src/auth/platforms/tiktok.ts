@@ -78,8 +78,7 @@ export const tiktokSignIn: SandboxSignIn = {
   platform: 'tiktok',
   // open_id as TikTok's example shows it: a UUID.
   newAccountId: () => randomUUID(),
-  // Without named scopes a provisioned account granted them all.
-  issueTokens: (auth, identity, clientId, scopes) => issue(auth, identity.key, clientId, scopes.length > 0 ? scopes : SCOPES),
+  issueTokens: (auth, identity, clientId, scopes) => issue(auth, identity.key, clientId, scopes),
   routes: [
     authorizeRoute('/v2/auth/authorize/', tiktok, {
       clientIdParam: 'client_key',

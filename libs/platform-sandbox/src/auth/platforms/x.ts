@@ -22,18 +22,14 @@ const SCOPES = new Set([
   'dm.read', 'dm.write', 'media.write',
 ]);
 
-/** What an account provisioned without named scopes was granted: what the service asks for. */
-const DEFAULT_SCOPES = ['tweet.read', 'tweet.write', 'tweet.moderate.write', 'users.read', 'offline.access'];
-
 /** X's token endpoint texts (its answers to a bad code or refresh token, and to a missing Basic header). */
 const BAD_CODE = 'Value passed for the authorization code was invalid.';
 const BAD_TOKEN = 'Value passed for the token was invalid.';
 const NO_CLIENT = 'Missing valid authorization header';
 
 function issueTokens(auth: SandboxAuthority, identity: SandboxIdentity, clientId: string | null, scopes: string[]): TokenPair {
-  const granted = scopes.length > 0 ? scopes : DEFAULT_SCOPES;
-  // X documents no refresh token lifetime: it lasts until used (rotation) or revoked.
-  return auth.issue(identity.key, { clientId, scopes: granted, accessTtlSeconds: ACCESS_TTL_SECONDS, refreshTtlSeconds: granted.includes('offline.access') ? null : undefined });
+  // X documents no refresh token lifetime: it lasts until used (rotation) or revoked; only offline.access gives one.
+  return auth.issue(identity.key, { clientId, scopes, accessTtlSeconds: ACCESS_TTL_SECONDS, refreshTtlSeconds: scopes.includes('offline.access') ? null : undefined });
 }
 
 /** The confidential client of an `Authorization: Basic base64(client_id:client_secret)` header. */
@@ -59,6 +55,8 @@ function tokenAnswer(pair: TokenPair): RouteAnswer {
 const missing = (name: string): RouteAnswer => oauthError(400, 'invalid_request', `Missing required parameter [${name}].`);
 
 export const xSignIn: SandboxSignIn = {
+  // "offline.access: App can request refresh token" (the authorization-code page's scope table).
+  consentExtras: ['offline.access'],
   platform: 'x',
   // X user ids are numeric strings.
   newAccountId: (auth) => String(1_600_000_000_000_000_000n + BigInt(auth.nextSeq())),

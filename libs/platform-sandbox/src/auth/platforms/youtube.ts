@@ -56,8 +56,8 @@ export const youtubeSignIn: SandboxSignIn = {
   platform: 'youtube',
   // Channel ids: "UC" and 22 base64url characters.
   newAccountId: () => `UC${randomBytes(17).toString('base64url').slice(0, 22)}`,
-  // A provisioned account signed in offline; without named scopes it granted them all.
-  issueTokens: (auth, identity, clientId, scopes) => issue(auth, identity.key, clientId, scopes.length > 0 ? scopes : SCOPES, true),
+  // A provisioned account signed in offline (access_type=offline: a refresh token).
+  issueTokens: (auth, identity, clientId, scopes) => issue(auth, identity.key, clientId, scopes, true),
   routes: [
     authorizeRoute('/o/oauth2/v2/auth', google, {
       pkce: true,

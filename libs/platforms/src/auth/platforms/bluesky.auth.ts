@@ -24,6 +24,8 @@ const REFRESH_JWT_SECONDS = 90 * 24 * 60 * 60;
 export class BlueskyAuth implements PlatformAuth {
   readonly platform = 'bluesky' as const;
   readonly signsInWithOAuth = false;
+  /** An app password's session: no scopes (BLUESKY_DOCUMENTED_SCOPES needs none). */
+  readonly scopes: readonly string[] = [];
   private readonly http: PlatformHttp;
 
   constructor(private readonly ctx: AuthContext) {

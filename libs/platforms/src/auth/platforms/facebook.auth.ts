@@ -48,6 +48,9 @@ const PAGE_FIELDS = 'id,name,username,access_token,instagram_business_account{id
 
 export class FacebookAuth implements PlatformAuth {
   readonly signsInWithOAuth = true;
+  readonly scopes = FACEBOOK_SCOPES;
+  /** Instagram professional accounts come from the same Facebook Login, with the Facebook app (see the class comment). */
+  readonly appPlatform = 'facebook' as const;
   private readonly http: PlatformHttp;
   /** graph.facebook.com/{version}: the token endpoint and the Graph API share the host. */
   private readonly graph: string;

@@ -57,6 +57,7 @@ export interface LinkedInAuthOptions {
 export class LinkedInAuth implements PlatformAuth {
   readonly platform = 'linkedin' as const;
   readonly signsInWithOAuth = true;
+  readonly scopes: readonly string[];
   private readonly oauth: PlatformHttp;
   private readonly api: PlatformHttp;
 
@@ -66,10 +67,11 @@ export class LinkedInAuth implements PlatformAuth {
   ) {
     this.oauth = new PlatformHttp(mapOAuthError, ctx.retry);
     this.api = new PlatformHttp(mapLinkedInError, ctx.retry);
+    this.scopes = [...LINKEDIN_MEMBER_SCOPES, ...(options.organizations === false ? [] : LINKEDIN_ORGANIZATION_SCOPES)];
   }
 
   authorizationUrl({ app, state }: AuthorizationRequest): string {
-    const scopes = [...LINKEDIN_MEMBER_SCOPES, ...(this.options.organizations === false ? [] : LINKEDIN_ORGANIZATION_SCOPES)];
+    const scopes = this.scopes;
     return withQuery(signInUrl(this.ctx, SIGN_IN_HOST, '/oauth/v2/authorization'), {
       response_type: 'code',
       client_id: app.clientId,

@@ -11,7 +11,8 @@ import { connectorAccount, sandboxPerFile } from './sign-in.test-support';
  */
 
 const CALLBACK = 'https://publisher.example/api/v1/accounts/connect/callback';
-const SCOPES = ['read:accounts', 'read:statuses', 'write:statuses'];
+// Granular scopes for what the connector calls, write:media for the media its posts carry (POST /api/v2/media).
+const SCOPES = ['read:accounts', 'read:statuses', 'write:statuses', 'write:media'];
 
 const env = sandboxPerFile('mastodon');
 let sequence = 0;

@@ -7,8 +7,14 @@ import type { AuthContext } from '../auth-context';
 import { bearerHeader, isInvalidGrant, mapOAuthError, refusingCredential, requestTokens, requireApp, withQuery } from '../oauth2';
 import { AuthorizationRequest, CodeExchange, CredentialRefused, OAuthApp, PlatformAuth, SignedInAccount, StoredCredentials, TokenSet } from '../platform-auth';
 
-/** What the connector does (https://docs.joinmastodon.org/api/oauth-scopes/): read the account and its statuses, post statuses. */
-const SCOPES = 'read:accounts read:statuses write:statuses';
+/**
+ * Read the account and its statuses, post statuses and the media they carry (write:media:
+ * POST /api/v2/media, https://docs.joinmastodon.org/methods/media/#v2), granular scopes
+ * (https://docs.joinmastodon.org/api/oauth-scopes/). What each endpoint requires is
+ * MASTODON_DOCUMENTED_SCOPES (libs/platforms/src/scopes/mastodon.scopes.ts).
+ */
+export const MASTODON_SCOPES = ['read:accounts', 'read:statuses', 'write:statuses', 'write:media'];
+const SCOPES = MASTODON_SCOPES.join(' ');
 const CLIENT_NAME = 'Social Publishing';
 
 /**
@@ -20,6 +26,7 @@ const CLIENT_NAME = 'Social Publishing';
 export class MastodonAuth implements PlatformAuth {
   readonly platform = 'mastodon' as const;
   readonly signsInWithOAuth = true;
+  readonly scopes = MASTODON_SCOPES;
   /** The REST API ({"error": "..."}) and the OAuth endpoints ({"error", "error_description"}) speak different error dialects. */
   private readonly api: PlatformHttp;
   private readonly oauth: PlatformHttp;

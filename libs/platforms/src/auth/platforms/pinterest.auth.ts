@@ -34,6 +34,7 @@ function mapTokenEndpointError(response: PlatformResponse): PlatformError {
 export class PinterestAuth implements PlatformAuth {
   readonly platform = 'pinterest' as const;
   readonly signsInWithOAuth = true;
+  readonly scopes = PINTEREST_SCOPES;
   private readonly oauth: PlatformHttp;
   private readonly api: PlatformHttp;
 

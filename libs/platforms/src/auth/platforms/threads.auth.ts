@@ -37,6 +37,7 @@ const REFRESHABLE_AFTER_MS = 86_400_000;
 export class ThreadsAuth implements PlatformAuth {
   readonly platform = 'threads' as const;
   readonly signsInWithOAuth = true;
+  readonly scopes = THREADS_SCOPES;
   private readonly http: PlatformHttp;
 
   constructor(private readonly ctx: AuthContext) {

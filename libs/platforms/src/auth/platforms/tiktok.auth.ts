@@ -34,6 +34,7 @@ export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'video.pub
 export class TikTokAuth implements PlatformAuth {
   readonly platform = 'tiktok' as const;
   readonly signsInWithOAuth = true;
+  readonly scopes = TIKTOK_SCOPES;
   private readonly oauth: PlatformHttp;
   private readonly api: PlatformHttp;
 

@@ -28,14 +28,14 @@ function provisionUser() {
   return env.sandbox.control.provisionAccount({ platform: 'x', handle: 'brand', displayName: 'Brand Inc' }).identity;
 }
 
-it("sends the user to x.com's consent page with an S256 challenge, the state and offline.access", () => {
+it("sends the user to x.com's consent page with an S256 challenge, the state, media.write (uploads) and offline.access", () => {
   const url = new URL(new PlatformAuthRegistry().get('x').authorizationUrl({ app, state: 'st', codeChallenge: 'ch', instanceUrl: null }));
   expect(`${url.origin}${url.pathname}`).toBe('https://x.com/i/oauth2/authorize');
   expect(Object.fromEntries(url.searchParams)).toEqual({
     response_type: 'code',
     client_id: app.clientId,
     redirect_uri: CALLBACK,
-    scope: 'tweet.read tweet.write tweet.moderate.write users.read offline.access',
+    scope: 'tweet.read tweet.write tweet.moderate.write users.read media.write offline.access',
     state: 'st',
     code_challenge: 'ch',
     code_challenge_method: 'S256',

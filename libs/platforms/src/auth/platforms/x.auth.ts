@@ -23,9 +23,11 @@ import { AuthorizationRequest, CodeExchange, CredentialRefused, OAuthApp, Platfo
 /**
  * Posts and replies, hiding replies (tweet.moderate.write: Hide replies,
  * https://docs.x.com/x-api/posts/hide-replies/introduction), reading replies (recent search)
- * and the user, and a refresh token.
+ * and the user, uploading the media posts carry (media.write: every POST /2/media/upload step,
+ * https://docs.x.com/x-api/media/upload-media), and a refresh token. What each endpoint
+ * requires is X_DOCUMENTED_SCOPES (libs/platforms/src/scopes/x.scopes.ts).
  */
-export const X_SCOPES = ['tweet.read', 'tweet.write', 'tweet.moderate.write', 'users.read', 'offline.access'];
+export const X_SCOPES = ['tweet.read', 'tweet.write', 'tweet.moderate.write', 'users.read', 'media.write', 'offline.access'];
 
 const AUTHORIZE_HOST = 'https://x.com';
 const TOKEN_HOST = 'https://api.x.com';
@@ -39,6 +41,7 @@ const refusedByX = (error: PlatformError): boolean => error.code === 'invalid_gr
 export class XAuth implements PlatformAuth {
   readonly platform = 'x' as const;
   readonly signsInWithOAuth = true;
+  readonly scopes = X_SCOPES;
   private readonly oauth: PlatformHttp;
   private readonly api: PlatformHttp;
 

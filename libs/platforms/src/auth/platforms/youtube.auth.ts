@@ -38,6 +38,7 @@ export const YOUTUBE_SCOPES = ['https://www.googleapis.com/auth/youtube.upload',
 export class YouTubeAuth implements PlatformAuth {
   readonly platform = 'youtube' as const;
   readonly signsInWithOAuth = true;
+  readonly scopes = YOUTUBE_SCOPES;
   private readonly oauth: PlatformHttp;
   private readonly api: PlatformHttp;
 
