@@ -549,6 +549,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Liveness: the process answers */
         get: operations["HealthController_live"];
         put?: never;
         post?: never;
@@ -565,6 +566,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Readiness: PostgreSQL, NATS and the process's own checks answer (each within 800 ms) */
         get: operations["HealthController_ready"];
         put?: never;
         post?: never;
@@ -581,6 +583,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The process's metrics, Prometheus text format */
         get: operations["MetricsController_metrics"];
         put?: never;
         post?: never;
@@ -1547,10 +1550,17 @@ export interface webhooks {
                         position: string | null;
                         workspaceId: string;
                         data: {
-                            commentId: string;
+                            /** @description the platform's own comment id: pass it as commentId to reply, hide or unhide */
+                            platformCommentId: string;
                             platform: string;
+                            /** @description the post it sits under (GET /api/v1/posts/{id}) */
                             postId: string;
+                            /** @description the service's own id of the comment (stable per workspace, platform and platformCommentId); no endpoint takes it */
+                            internalCommentId: string;
+                            /** @description the account the post was published as: the one that replies when the reply names no accountId */
                             accountId: string;
+                            /** @description the platformCommentId it replies to; null when it answers the post */
+                            parentCommentId: string | null;
                             author: string;
                             text: string;
                             url: string | null;
@@ -1635,7 +1645,14 @@ export interface webhooks {
                         position: string | null;
                         workspaceId: string;
                         data: {
-                            commentId: string;
+                            /** @description the platform's own comment id: pass it as commentId to reply, hide or unhide */
+                            platformCommentId: string;
+                            platform: string;
+                            /** @description the post it sits under (GET /api/v1/posts/{id}) */
+                            postId: string;
+                            /** @description the service's own id of the comment (stable per workspace, platform and platformCommentId); no endpoint takes it */
+                            internalCommentId: string;
+                            /** @description the account that replied */
                             accountId: string;
                             repliedAs: string;
                             replyId: string;
@@ -1718,7 +1735,13 @@ export interface webhooks {
                         position: string | null;
                         workspaceId: string;
                         data: {
-                            commentId: string;
+                            /** @description the platform's own comment id: pass it as commentId to reply, hide or unhide */
+                            platformCommentId: string;
+                            platform: string;
+                            /** @description the post it sits under (GET /api/v1/posts/{id}) */
+                            postId: string;
+                            /** @description the service's own id of the comment (stable per workspace, platform and platformCommentId); no endpoint takes it */
+                            internalCommentId: string;
                             /** @description the account that hid it */
                             accountId: string;
                             /** Format: date-time */
@@ -1799,7 +1822,13 @@ export interface webhooks {
                         position: string | null;
                         workspaceId: string;
                         data: {
-                            commentId: string;
+                            /** @description the platform's own comment id: pass it as commentId to reply, hide or unhide */
+                            platformCommentId: string;
+                            platform: string;
+                            /** @description the post it sits under (GET /api/v1/posts/{id}) */
+                            postId: string;
+                            /** @description the service's own id of the comment (stable per workspace, platform and platformCommentId); no endpoint takes it */
+                            internalCommentId: string;
                             /** @description the account that showed it */
                             accountId: string;
                             /** Format: date-time */
@@ -1880,7 +1909,13 @@ export interface webhooks {
                         position: string | null;
                         workspaceId: string;
                         data: {
-                            commentId: string;
+                            /** @description the platform's own comment id: pass it as commentId to reply, hide or unhide */
+                            platformCommentId: string;
+                            platform: string;
+                            /** @description the post it sits under (GET /api/v1/posts/{id}) */
+                            postId: string;
+                            /** @description the service's own id of the comment (stable per workspace, platform and platformCommentId); no endpoint takes it */
+                            internalCommentId: string;
                             /** @description the account that wrote the reply */
                             accountId: string;
                             replyId: string;
@@ -1962,7 +1997,15 @@ export interface webhooks {
                         position: string | null;
                         workspaceId: string;
                         data: {
-                            commentId: string;
+                            /** @description the platform's own comment id: pass it as commentId to reply, hide or unhide */
+                            platformCommentId: string;
+                            platform: string;
+                            /** @description the post it sits under (GET /api/v1/posts/{id}) */
+                            postId: string;
+                            /** @description the service's own id of the comment (stable per workspace, platform and platformCommentId); no endpoint takes it */
+                            internalCommentId: string;
+                            /** @description the account the post was published as */
+                            accountId: string;
                             /** @enum {string} */
                             sentiment: "positive" | "negative" | "neutral";
                             tags: string[];
@@ -2209,7 +2252,7 @@ export interface components {
              * @description stable, machine-readable; the operation lists the codes it can answer
              * @enum {string}
              */
-            code: "invalid_body" | "unknown_field" | "payload_too_large" | "uri_too_long" | "headers_too_large" | "malformed_request" | "request_timeout" | "invalid_idempotency_key" | "unsupported_media_type" | "invalid_if_match" | "nothing_to_edit" | "invalid_query" | "unknown_query_parameter" | "content_required" | "content_too_long" | "accounts_required" | "accounts_and_platforms" | "too_many_accounts" | "unknown_account" | "account_disconnected" | "ambiguous_account" | "unknown_platform" | "platform_not_connected" | "ambiguous_platform" | "too_many_media_urls" | "invalid_media_url" | "alt_text_mismatch" | "alt_text_too_long" | "too_many_first_comments" | "first_comment_invalid" | "invalid_override_key" | "override_not_publishable" | "too_many_thread_parts" | "thread_part_not_publishable" | "platform_option_invalid" | "invalid_scheduled_at" | "scheduled_at_in_past" | "scheduled_and_publish_now" | "unauthenticated" | "insufficient_scope" | "not_found" | "post_not_editable" | "post_not_publishable" | "post_not_retryable" | "precondition_failed" | "idempotency_key_reused" | "rate_limited" | "service_unavailable" | "internal_error" | "unknown_comment" | "comment_platform_mismatch" | "account_platform_mismatch" | "reply_message_invalid" | "platform_rejected" | "platform_outcome_unknown" | "boards_not_supported" | "comment_action_not_supported" | "unknown_reply" | "x_quota_exhausted" | "webhook_signature_invalid" | "account_needs_reauth" | "platform_not_configured" | "sign_in_not_supported" | "invalid_redirect_uri" | "redirect_uri_not_allowed" | "invalid_instance_url" | "invalid_credentials" | "connect_state_invalid" | "connection_verifier_invalid" | "connection_already_completed" | "connection_expired" | "platform_unavailable" | "webhook_verification_failed" | "invalid_webhook_url" | "webhook_url_refused" | "invalid_webhook_events" | "invalid_replay_start" | "webhook_endpoint_disabled";
+            code: "invalid_body" | "unknown_field" | "payload_too_large" | "uri_too_long" | "headers_too_large" | "malformed_request" | "request_timeout" | "invalid_idempotency_key" | "unsupported_media_type" | "invalid_if_match" | "nothing_to_edit" | "invalid_query" | "unknown_query_parameter" | "content_required" | "content_too_long" | "accounts_required" | "accounts_and_platforms" | "too_many_accounts" | "unknown_account" | "account_disconnected" | "ambiguous_account" | "unknown_platform" | "platform_not_connected" | "ambiguous_platform" | "too_many_media_urls" | "invalid_media_url" | "alt_text_mismatch" | "alt_text_too_long" | "too_many_first_comments" | "first_comment_invalid" | "invalid_override_key" | "override_not_publishable" | "too_many_thread_parts" | "thread_part_not_publishable" | "platform_option_invalid" | "invalid_scheduled_at" | "scheduled_at_in_past" | "scheduled_and_publish_now" | "unauthenticated" | "insufficient_scope" | "not_found" | "post_not_editable" | "account_already_published" | "post_not_publishable" | "post_not_retryable" | "precondition_failed" | "idempotency_key_reused" | "rate_limited" | "service_unavailable" | "internal_error" | "unknown_comment" | "comment_platform_mismatch" | "account_platform_mismatch" | "reply_message_invalid" | "platform_rejected" | "platform_outcome_unknown" | "boards_not_supported" | "comment_action_not_supported" | "unknown_reply" | "x_quota_exhausted" | "webhook_signature_invalid" | "account_needs_reauth" | "platform_not_configured" | "sign_in_not_supported" | "invalid_redirect_uri" | "redirect_uri_not_allowed" | "invalid_instance_url" | "invalid_credentials" | "connect_state_invalid" | "connection_verifier_invalid" | "connection_already_completed" | "connection_expired" | "platform_unavailable" | "webhook_verification_failed" | "invalid_webhook_url" | "webhook_url_refused" | "invalid_webhook_events" | "invalid_replay_start" | "webhook_endpoint_disabled";
             /** @description for people; may change */
             message: string;
             /** @description on ambiguous_account and ambiguous_platform */
@@ -2432,7 +2475,8 @@ export interface components {
              *         {
              *           "index": 0,
              *           "status": "posted",
-             *           "platformPostId": "1790000000000000002"
+             *           "platformPostId": "1790000000000000002",
+             *           "url": "https://x.com/acme/status/1790000000000000002"
              *         }
              *       ]
              *     }
@@ -2443,8 +2487,45 @@ export interface components {
                     index: number;
                     /** @enum {string} */
                     status: "posted" | "failed";
-                    /** @description when posted: the part's id on the platform */
+                    /** @description when posted: its id on the platform */
                     platformPostId?: string;
+                    /** @description when posted: its permalink, as the platform gave it */
+                    url?: string;
+                    /** @description when failed */
+                    error?: {
+                        code?: string;
+                        message?: string;
+                        retryable?: boolean;
+                    };
+                }[];
+            };
+            /**
+             * @description only once some first comment was recorded: per account id, each recorded first comment in order (one not listed is not sent yet; after a failed one the later ones fail as comment_skipped; POST /retry posts them again only with the account)
+             * @example {
+             *       "0b6f2c1e-1d7a-4c55-9a1e-3f1f2b6a9c10": [
+             *         {
+             *           "index": 0,
+             *           "status": "failed",
+             *           "error": {
+             *             "code": "content_too_long",
+             *             "message": "…",
+             *             "retryable": false
+             *           }
+             *         }
+             *       ]
+             *     }
+             */
+            firstCommentResults?: {
+                [key: string]: {
+                    /** @description the first comment's place in the account's firstComments */
+                    index: number;
+                    /** @enum {string} */
+                    status: "posted" | "failed";
+                    /** @description when posted: its id on the platform */
+                    platformCommentId?: string;
+                    /** @description when posted: its permalink, as the platform gave it */
+                    url?: string;
+                    /** @description when failed */
                     error?: {
                         code?: string;
                         message?: string;
@@ -2703,6 +2784,16 @@ export interface components {
             platformCommentId: string;
             /** @enum {string} */
             platform: "x" | "facebook" | "instagram" | "linkedin" | "threads" | "bluesky" | "mastodon" | "tiktok" | "youtube" | "pinterest";
+            /**
+             * Format: uuid
+             * @description the post it sits under (GET /api/v1/posts/{id}; filter the list with postId)
+             */
+            postId: string;
+            /**
+             * Format: uuid
+             * @description the connected account the post was published as: the one that replies when the reply names no accountId
+             */
+            accountId: string;
             /** @description display name or handle of the commenter */
             author: string;
             text: string;
@@ -2763,6 +2854,16 @@ export interface components {
             platformCommentId: string;
             /** @enum {string} */
             platform: "x" | "facebook" | "instagram" | "linkedin" | "threads" | "bluesky" | "mastodon" | "tiktok" | "youtube" | "pinterest";
+            /**
+             * Format: uuid
+             * @description the post it sits under (GET /api/v1/posts/{id}; filter the list with postId)
+             */
+            postId: string;
+            /**
+             * Format: uuid
+             * @description the connected account the post was published as: the one that replies when the reply names no accountId
+             */
+            accountId: string;
             /** @description display name or handle of the commenter */
             author: string;
             text: string;
@@ -2978,6 +3079,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "workspace": {
+                     *         "id": "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a",
+                     *         "name": "Acme social team"
+                     *       },
+                     *       "key": {
+                     *         "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "scopes": [
+                     *           "read",
+                     *           "write",
+                     *           "publish"
+                     *         ]
+                     *       },
+                     *       "rateLimits": {
+                     *         "general": {
+                     *           "limit": 600,
+                     *           "windowSeconds": 60,
+                     *           "remaining": 598,
+                     *           "resetSeconds": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MeSchema"];
                 };
             };
@@ -3074,6 +3199,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "posts": [
+                     *         {
+                     *           "id": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *           "content": "Hello from the API",
+                     *           "platforms": [
+                     *             "x",
+                     *             "facebook"
+                     *           ],
+                     *           "status": "published",
+                     *           "scheduledAt": null,
+                     *           "publishedAt": "2026-05-04T09:30:02.000Z",
+                     *           "results": [
+                     *             {
+                     *               "platform": "x",
+                     *               "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *               "accountLabel": "@demo",
+                     *               "success": true,
+                     *               "postId": "1790000000000000001",
+                     *               "url": "https://x.com/demo/status/1790000000000000001"
+                     *             },
+                     *             {
+                     *               "platform": "facebook",
+                     *               "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *               "accountLabel": "@demo_page",
+                     *               "success": true,
+                     *               "postId": "104000000000001_200000000000001",
+                     *               "url": "https://www.facebook.com/104000000000001_200000000000001"
+                     *             }
+                     *           ],
+                     *           "errorMessage": null,
+                     *           "createdAt": "2026-05-04T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["PostListSchema"];
                 };
             };
@@ -3178,6 +3341,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Hello from the API",
+                 *       "accounts": [
+                 *         "x:@demo",
+                 *         "facebook:@demo_page"
+                 *       ],
+                 *       "publishNow": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreatePostDto"];
             };
         };
@@ -3185,18 +3358,93 @@ export interface operations {
             /** @description the post as it now stands, with a result per account once published */
             201: {
                 headers: {
+                    /** @description the version of the post shown, quoted (e.g. "3"): send it as If-Match to edit or delete it */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "post": {
+                     *         "id": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *         "status": "published",
+                     *         "scheduledAt": null,
+                     *         "platforms": [
+                     *           "x",
+                     *           "facebook"
+                     *         ]
+                     *       },
+                     *       "accounts": [
+                     *         {
+                     *           "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "platform": "x",
+                     *           "account": "@demo"
+                     *         },
+                     *         {
+                     *           "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *           "platform": "facebook",
+                     *           "account": "@demo_page"
+                     *         }
+                     *       ],
+                     *       "results": [
+                     *         {
+                     *           "platform": "x",
+                     *           "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "accountLabel": "@demo",
+                     *           "success": true,
+                     *           "postId": "1790000000000000001",
+                     *           "url": "https://x.com/demo/status/1790000000000000001"
+                     *         },
+                     *         {
+                     *           "platform": "facebook",
+                     *           "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *           "accountLabel": "@demo_page",
+                     *           "success": true,
+                     *           "postId": "104000000000001_200000000000001",
+                     *           "url": "https://www.facebook.com/104000000000001_200000000000001"
+                     *         }
+                     *       ],
+                     *       "note": "Published on all 2 accounts."
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatePostResponseSchema"];
                 };
             };
             /** @description status publishing: the outcome took longer than PUBLISH_WAIT_MS; GET the post later */
             202: {
                 headers: {
+                    /** @description the version of the post shown, quoted (e.g. "3"): send it as If-Match to edit or delete it */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "post": {
+                     *         "id": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *         "status": "publishing",
+                     *         "scheduledAt": null,
+                     *         "platforms": [
+                     *           "x",
+                     *           "facebook"
+                     *         ]
+                     *       },
+                     *       "accounts": [
+                     *         {
+                     *           "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "platform": "x",
+                     *           "account": "@demo"
+                     *         },
+                     *         {
+                     *           "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *           "platform": "facebook",
+                     *           "account": "@demo_page"
+                     *         }
+                     *       ],
+                     *       "results": [],
+                     *       "note": "Publishing to 2 accounts; 0 done so far. GET /api/v1/posts/0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11 shows the outcome."
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatePostResponseSchema"];
                 };
             };
@@ -3388,18 +3636,93 @@ export interface operations {
             /** @description the post as it now stands, with a result per account once published */
             201: {
                 headers: {
+                    /** @description the version of the post shown, quoted (e.g. "3"): send it as If-Match to edit or delete it */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "post": {
+                     *         "id": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *         "status": "published",
+                     *         "scheduledAt": null,
+                     *         "platforms": [
+                     *           "x",
+                     *           "facebook"
+                     *         ]
+                     *       },
+                     *       "accounts": [
+                     *         {
+                     *           "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "platform": "x",
+                     *           "account": "@demo"
+                     *         },
+                     *         {
+                     *           "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *           "platform": "facebook",
+                     *           "account": "@demo_page"
+                     *         }
+                     *       ],
+                     *       "results": [
+                     *         {
+                     *           "platform": "x",
+                     *           "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "accountLabel": "@demo",
+                     *           "success": true,
+                     *           "postId": "1790000000000000001",
+                     *           "url": "https://x.com/demo/status/1790000000000000001"
+                     *         },
+                     *         {
+                     *           "platform": "facebook",
+                     *           "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *           "accountLabel": "@demo_page",
+                     *           "success": true,
+                     *           "postId": "104000000000001_200000000000001",
+                     *           "url": "https://www.facebook.com/104000000000001_200000000000001"
+                     *         }
+                     *       ],
+                     *       "note": "Published on all 2 accounts."
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatePostResponseSchema"];
                 };
             };
             /** @description status publishing: the outcome took longer than PUBLISH_WAIT_MS; GET the post later */
             202: {
                 headers: {
+                    /** @description the version of the post shown, quoted (e.g. "3"): send it as If-Match to edit or delete it */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "post": {
+                     *         "id": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *         "status": "publishing",
+                     *         "scheduledAt": null,
+                     *         "platforms": [
+                     *           "x",
+                     *           "facebook"
+                     *         ]
+                     *       },
+                     *       "accounts": [
+                     *         {
+                     *           "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "platform": "x",
+                     *           "account": "@demo"
+                     *         },
+                     *         {
+                     *           "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *           "platform": "facebook",
+                     *           "account": "@demo_page"
+                     *         }
+                     *       ],
+                     *       "results": [],
+                     *       "note": "Publishing to 2 accounts; 0 done so far. GET /api/v1/posts/0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11 shows the outcome."
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatePostResponseSchema"];
                 };
             };
@@ -3546,18 +3869,93 @@ export interface operations {
             /** @description the post as it now stands, with a result per account once published */
             201: {
                 headers: {
+                    /** @description the version of the post shown, quoted (e.g. "3"): send it as If-Match to edit or delete it */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "post": {
+                     *         "id": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *         "status": "published",
+                     *         "scheduledAt": null,
+                     *         "platforms": [
+                     *           "x",
+                     *           "facebook"
+                     *         ]
+                     *       },
+                     *       "accounts": [
+                     *         {
+                     *           "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "platform": "x",
+                     *           "account": "@demo"
+                     *         },
+                     *         {
+                     *           "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *           "platform": "facebook",
+                     *           "account": "@demo_page"
+                     *         }
+                     *       ],
+                     *       "results": [
+                     *         {
+                     *           "platform": "x",
+                     *           "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "accountLabel": "@demo",
+                     *           "success": true,
+                     *           "postId": "1790000000000000001",
+                     *           "url": "https://x.com/demo/status/1790000000000000001"
+                     *         },
+                     *         {
+                     *           "platform": "facebook",
+                     *           "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *           "accountLabel": "@demo_page",
+                     *           "success": true,
+                     *           "postId": "104000000000001_200000000000001",
+                     *           "url": "https://www.facebook.com/104000000000001_200000000000001"
+                     *         }
+                     *       ],
+                     *       "note": "Published on all 2 accounts."
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatePostResponseSchema"];
                 };
             };
             /** @description status publishing: the outcome took longer than PUBLISH_WAIT_MS; GET the post later */
             202: {
                 headers: {
+                    /** @description the version of the post shown, quoted (e.g. "3"): send it as If-Match to edit or delete it */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "post": {
+                     *         "id": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *         "status": "publishing",
+                     *         "scheduledAt": null,
+                     *         "platforms": [
+                     *           "x",
+                     *           "facebook"
+                     *         ]
+                     *       },
+                     *       "accounts": [
+                     *         {
+                     *           "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "platform": "x",
+                     *           "account": "@demo"
+                     *         },
+                     *         {
+                     *           "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *           "platform": "facebook",
+                     *           "account": "@demo_page"
+                     *         }
+                     *       ],
+                     *       "results": [],
+                     *       "note": "Publishing to 2 accounts; 0 done so far. GET /api/v1/posts/0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11 shows the outcome."
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatePostResponseSchema"];
                 };
             };
@@ -3703,11 +4101,61 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description the post version, quoted */
+                    /** @description the version of the post shown, quoted (e.g. "3"): send it as If-Match to edit or delete it */
                     ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "post": {
+                     *         "id": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *         "content": "Hello from the API",
+                     *         "platforms": [
+                     *           "x",
+                     *           "facebook"
+                     *         ],
+                     *         "status": "published",
+                     *         "scheduledAt": null,
+                     *         "publishedAt": "2026-05-04T09:30:02.000Z",
+                     *         "results": [
+                     *           {
+                     *             "platform": "x",
+                     *             "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *             "accountLabel": "@demo",
+                     *             "success": true,
+                     *             "postId": "1790000000000000001",
+                     *             "url": "https://x.com/demo/status/1790000000000000001"
+                     *           },
+                     *           {
+                     *             "platform": "facebook",
+                     *             "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *             "accountLabel": "@demo_page",
+                     *             "success": true,
+                     *             "postId": "104000000000001_200000000000001",
+                     *             "url": "https://www.facebook.com/104000000000001_200000000000001"
+                     *           }
+                     *         ],
+                     *         "errorMessage": null,
+                     *         "createdAt": "2026-05-04T09:30:00.000Z",
+                     *         "accounts": [
+                     *           {
+                     *             "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *             "platform": "x",
+                     *             "account": "@demo"
+                     *           },
+                     *           {
+                     *             "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *             "platform": "facebook",
+                     *             "account": "@demo_page"
+                     *           }
+                     *         ],
+                     *         "mediaUrls": [],
+                     *         "firstComments": [],
+                     *         "version": 3
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PostDetailEnvelopeSchema"];
                 };
             };
@@ -3880,7 +4328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodySchema"];
                 };
             };
-            /** @description `post_not_editable`: Only a draft, or a scheduled post before its time, can be edited or deleted. */
+            /** @description `post_not_editable`: Only a draft, or a scheduled post before its time, can be edited or deleted; a partial or failed post only in its overrides (details.fields: what else was given). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3980,6 +4428,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Hello from the API, edited",
+                 *       "scheduledAt": "2030-01-01T09:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["EditPostDto"];
             };
         };
@@ -3987,9 +4441,38 @@ export interface operations {
             /** @description the post as it now stands, with a result per account once published */
             200: {
                 headers: {
+                    /** @description the version of the post shown, quoted (e.g. "3"): send it as If-Match to edit or delete it */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "post": {
+                     *         "id": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *         "status": "scheduled",
+                     *         "scheduledAt": "2030-01-01T09:00:00.000Z",
+                     *         "platforms": [
+                     *           "x",
+                     *           "facebook"
+                     *         ]
+                     *       },
+                     *       "accounts": [
+                     *         {
+                     *           "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "platform": "x",
+                     *           "account": "@demo"
+                     *         },
+                     *         {
+                     *           "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *           "platform": "facebook",
+                     *           "account": "@demo_page"
+                     *         }
+                     *       ],
+                     *       "results": [],
+                     *       "note": "Scheduled for 2030-01-01T09:00:00.000Z on 2 accounts."
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatePostResponseSchema"];
                 };
             };
@@ -4096,7 +4579,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodySchema"];
                 };
             };
-            /** @description `post_not_editable`: Only a draft, or a scheduled post before its time, can be edited or deleted. */
+            /**
+             * @description `post_not_editable`: Only a draft, or a scheduled post before its time, can be edited or deleted; a partial or failed post only in its overrides (details.fields: what else was given).
+             *
+             *     `account_already_published`: The edit of a partial post would change what an account that already published it published; only the failed accounts' overrides can change (details.accountIds).
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4193,6 +4680,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "accounts": [
+                     *         {
+                     *           "id": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "platform": "x",
+                     *           "account": "@demo",
+                     *           "displayName": "Demo",
+                     *           "status": "connected",
+                     *           "statusReason": null,
+                     *           "statusSince": "2026-05-04T09:30:00.000Z",
+                     *           "platformAccountId": "1790000000000000000",
+                     *           "instanceUrl": null,
+                     *           "tokenExpiresAt": "2026-05-04T11:30:00.000Z",
+                     *           "scopes": [
+                     *             "tweet.read",
+                     *             "tweet.write",
+                     *             "users.read",
+                     *             "offline.access"
+                     *           ],
+                     *           "createdAt": "2026-05-04T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountListSchema"];
                 };
             };
@@ -4292,6 +4804,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "platform": "bluesky",
+                 *       "handle": "demo.bsky.social",
+                 *       "appPassword": "abcd-efgh-ijkl-mnop"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ConnectWithCredentialsDto"];
             };
         };
@@ -4301,6 +4820,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "accounts": [
+                     *         {
+                     *           "id": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "platform": "bluesky",
+                     *           "account": "@demo.bsky.social",
+                     *           "displayName": "Demo",
+                     *           "status": "connected",
+                     *           "statusReason": null,
+                     *           "statusSince": "2026-05-04T09:30:00.000Z",
+                     *           "platformAccountId": "did:plc:ewvi7nxzyoun6zhxrhs64oiz",
+                     *           "instanceUrl": "https://bsky.social",
+                     *           "tokenExpiresAt": "2026-05-04T11:30:00.000Z",
+                     *           "scopes": [],
+                     *           "createdAt": "2026-05-04T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ConnectedAccountsSchema"];
                 };
             };
@@ -4430,6 +4969,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "platform": "x",
+                 *       "redirectUri": "http://localhost:5173/connected"
+                 *     }
+                 */
                 "application/json": components["schemas"]["StartConnectDto"];
             };
         };
@@ -4439,6 +4984,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "authorizationUrl": "https://x.com/i/oauth2/authorize?response_type=code&client_id=…&redirect_uri=…&scope=tweet.read%20tweet.write%20users.read%20offline.access&state=…&code_challenge=…&code_challenge_method=S256",
+                     *       "state": "c2lnbmVkLXN0YXRl.aGVsbG8",
+                     *       "verifier": "kq2H7fX0b9yV4tNw1LmR8sZc3pQe6uJd5aGiT0oYhBk",
+                     *       "expiresAt": "2026-05-04T09:40:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["StartConnectSchema"];
                 };
             };
@@ -4574,6 +5127,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description the user's browser is sent back to the redirectUri given to POST /api/v1/accounts/connect, with the outcome in its query (or `error`, e.g. access_denied) */
+            302: {
+                headers: {
+                    /** @description the client's redirectUri with the outcome in its query */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /**
              * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
              *
@@ -4627,6 +5189,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "connectionId": "0c9b8a7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d",
+                 *       "verifier": "kq2H7fX0b9yV4tNw1LmR8sZc3pQe6uJd5aGiT0oYhBk"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CompleteConnectDto"];
             };
         };
@@ -4636,6 +5204,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "accounts": [
+                     *         {
+                     *           "id": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "platform": "x",
+                     *           "account": "@demo",
+                     *           "displayName": "Demo",
+                     *           "status": "connected",
+                     *           "statusReason": null,
+                     *           "statusSince": "2026-05-04T09:30:00.000Z",
+                     *           "platformAccountId": "1790000000000000000",
+                     *           "instanceUrl": null,
+                     *           "tokenExpiresAt": "2026-05-04T11:30:00.000Z",
+                     *           "scopes": [
+                     *             "tweet.read",
+                     *             "tweet.write",
+                     *             "users.read",
+                     *             "offline.access"
+                     *           ],
+                     *           "createdAt": "2026-05-04T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ConnectedAccountsSchema"];
                 };
             };
@@ -4795,6 +5388,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "boards": [
+                     *         {
+                     *           "id": "549755885175",
+                     *           "name": "Product launches",
+                     *           "description": null,
+                     *           "privacy": "PUBLIC"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["BoardsSchema"];
                 };
             };
@@ -4932,6 +5537,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *       "platform": "x",
+                     *       "account": "@demo",
+                     *       "displayName": "Demo",
+                     *       "status": "disconnected",
+                     *       "statusReason": "disconnected_by_workspace",
+                     *       "statusSince": "2026-05-04T09:30:00.000Z",
+                     *       "platformAccountId": "1790000000000000000",
+                     *       "instanceUrl": null,
+                     *       "tokenExpiresAt": null,
+                     *       "scopes": [
+                     *         "tweet.read",
+                     *         "tweet.write",
+                     *         "users.read",
+                     *         "offline.access"
+                     *       ],
+                     *       "createdAt": "2026-05-04T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountSchema"];
                 };
             };
@@ -5059,6 +5685,10 @@ export interface operations {
                 /** @description only comments on this platform */
                 platform?: "x" | "facebook" | "instagram" | "linkedin" | "threads" | "bluesky" | "mastodon" | "tiktok" | "youtube" | "pinterest";
                 sentiment?: "positive" | "negative" | "neutral";
+                /** @description only comments carrying this intent tag (an inbox of questions: tag=question) */
+                tag?: "question" | "complaint" | "praise" | "spam" | "purchase_intent" | "urgent";
+                /** @description only comments under this post (a post's id, as GET /api/v1/posts answers it) */
+                postId?: string;
                 /** @description 1: only comments with no reply yet */
                 unreplied?: "1";
                 /** @description default 20, clamped to 50 */
@@ -5077,6 +5707,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "comments": [
+                     *         {
+                     *           "platformCommentId": "104000000000001_200000000000001_300000000000001",
+                     *           "platform": "facebook",
+                     *           "author": "Sam Lee",
+                     *           "text": "Where can I buy this?",
+                     *           "postId": "3f6c0a52-8d7e-4b1f-9a2c-5e4d3c2b1a09",
+                     *           "accountId": "5b2d9e71-3c4a-4f8b-a6d1-0e9f8c7b6a54",
+                     *           "sentiment": "neutral",
+                     *           "tags": [
+                     *             "purchase_intent",
+                     *             "question"
+                     *           ],
+                     *           "replied": false,
+                     *           "postTitle": "Hello from the API",
+                     *           "url": "https://www.facebook.com/104000000000001_200000000000001?comment_id=300000000000001",
+                     *           "createdAt": "2026-05-04T09:30:00.000Z",
+                     *           "parentCommentId": null,
+                     *           "hidden": false,
+                     *           "canReply": true,
+                     *           "canHide": true,
+                     *           "canDelete": true
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJjIjoiMjAyNi0wNS0wNFQwOTozMDowMC4wMDBaIn0"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CommentListSchema"];
                 };
             };
@@ -5176,6 +5835,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "platform": "facebook",
+                 *       "commentId": "104000000000001_200000000000001_300000000000001",
+                 *       "message": "Thanks! It is in our shop: https://shop.example/p/1"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReplyToCommentDto"];
             };
         };
@@ -5185,6 +5851,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "repliedAs": "@demo_page",
+                     *       "result": {
+                     *         "id": "104000000000001_200000000000001_300000000000002"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplyResultSchema"];
                 };
             };
@@ -5364,6 +6039,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "replies": [
+                     *         {
+                     *           "kind": "comment",
+                     *           "platformCommentId": "104000000000001_200000000000001_300000000000001",
+                     *           "platform": "facebook",
+                     *           "author": "Sam Lee",
+                     *           "text": "Where can I buy this?",
+                     *           "postId": "3f6c0a52-8d7e-4b1f-9a2c-5e4d3c2b1a09",
+                     *           "accountId": "5b2d9e71-3c4a-4f8b-a6d1-0e9f8c7b6a54",
+                     *           "sentiment": "neutral",
+                     *           "tags": [
+                     *             "purchase_intent",
+                     *             "question"
+                     *           ],
+                     *           "replied": false,
+                     *           "postTitle": "Hello from the API",
+                     *           "url": "https://www.facebook.com/104000000000001_200000000000001?comment_id=300000000000001",
+                     *           "createdAt": "2026-05-04T09:30:00.000Z",
+                     *           "parentCommentId": null,
+                     *           "hidden": false,
+                     *           "canReply": true,
+                     *           "canHide": true,
+                     *           "canDelete": true
+                     *         },
+                     *         {
+                     *           "kind": "reply",
+                     *           "replyId": "104000000000001_200000000000001_300000000000002",
+                     *           "platform": "facebook",
+                     *           "parentCommentId": "104000000000001_200000000000001_300000000000001",
+                     *           "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *           "repliedAs": "@demo_page",
+                     *           "text": "Thanks! It is in our shop: https://shop.example/p/1",
+                     *           "createdAt": "2026-05-04T09:35:00.000Z",
+                     *           "canDelete": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CommentThreadSchema"];
                 };
             };
@@ -5472,6 +6187,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "platform": "facebook",
+                 *       "commentId": "104000000000001_200000000000001_300000000000001"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CommentTargetDto"];
             };
         };
@@ -5481,6 +6202,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "platformCommentId": "104000000000001_200000000000001_300000000000001",
+                     *       "hidden": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["ModerateCommentResultSchema"];
                 };
             };
@@ -5648,6 +6376,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "platform": "facebook",
+                 *       "commentId": "104000000000001_200000000000001_300000000000001"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CommentTargetDto"];
             };
         };
@@ -5657,6 +6391,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "platformCommentId": "104000000000001_200000000000001_300000000000001",
+                     *       "hidden": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["ModerateCommentResultSchema"];
                 };
             };
@@ -6002,6 +6743,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description hub.challenge, echoed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example 1158201444 */
+                    "text/plain": string;
+                };
+            };
             /** @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed. */
             400: {
                 headers: {
@@ -6056,8 +6807,58 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Meta's change notification (object, entry[].changes[] or entry[].messaging[]) */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "object": "page",
+                 *       "entry": [
+                 *         {
+                 *           "id": "104000000000001",
+                 *           "time": 1777887000,
+                 *           "changes": [
+                 *             {
+                 *               "field": "feed",
+                 *               "value": {
+                 *                 "item": "comment",
+                 *                 "verb": "add",
+                 *                 "post_id": "104000000000001_200000000000001",
+                 *                 "comment_id": "200000000000001_300000000000001",
+                 *                 "parent_id": "104000000000001_200000000000001",
+                 *                 "from": {
+                 *                   "id": "6000000000001",
+                 *                   "name": "Sam Lee"
+                 *                 },
+                 *                 "message": "Where can I buy this?",
+                 *                 "created_time": 1777887000
+                 *               }
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
+            /** @description accepted: how many comments were new (Meta sends again what is not answered 200) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": 1
+                     *     }
+                     */
+                    "application/json": {
+                        received: number;
+                    };
+                };
+            };
             /**
              * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
              *
@@ -6150,6 +6951,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhooks": [
+                     *         {
+                     *           "id": "whep_2b7e1c9d4f6a8e0b",
+                     *           "url": "https://client.example/webhooks/social",
+                     *           "events": [
+                     *             "post.published",
+                     *             "post.failed",
+                     *             "comment.received"
+                     *           ],
+                     *           "description": "production receiver",
+                     *           "enabled": true,
+                     *           "disabledReason": null,
+                     *           "createdAt": "2026-05-04T09:30:00.000Z",
+                     *           "updatedAt": "2026-05-04T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointListSchema"];
                 };
             };
@@ -6249,6 +7070,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://client.example/webhooks/social",
+                 *       "events": [
+                 *         "post.published",
+                 *         "post.failed",
+                 *         "comment.received"
+                 *       ],
+                 *       "description": "production receiver"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateWebhookDto"];
             };
         };
@@ -6258,6 +7090,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whep_2b7e1c9d4f6a8e0b",
+                     *       "url": "https://client.example/webhooks/social",
+                     *       "events": [
+                     *         "post.published",
+                     *         "post.failed",
+                     *         "comment.received"
+                     *       ],
+                     *       "description": "production receiver",
+                     *       "enabled": true,
+                     *       "disabledReason": null,
+                     *       "createdAt": "2026-05-04T09:30:00.000Z",
+                     *       "updatedAt": "2026-05-04T09:30:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                     *       "previousSecretExpiresAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointWithSecretSchema"];
                 };
             };
@@ -6392,6 +7242,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whep_2b7e1c9d4f6a8e0b",
+                     *       "url": "https://client.example/webhooks/social",
+                     *       "events": [
+                     *         "post.published",
+                     *         "post.failed",
+                     *         "comment.received"
+                     *       ],
+                     *       "description": "production receiver",
+                     *       "enabled": true,
+                     *       "disabledReason": null,
+                     *       "createdAt": "2026-05-04T09:30:00.000Z",
+                     *       "updatedAt": "2026-05-04T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointSchema"];
                 };
             };
@@ -6637,6 +7503,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateWebhookDto"];
             };
         };
@@ -6646,6 +7517,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whep_2b7e1c9d4f6a8e0b",
+                     *       "url": "https://client.example/webhooks/social",
+                     *       "events": [
+                     *         "post.published",
+                     *         "post.failed",
+                     *         "comment.received"
+                     *       ],
+                     *       "description": "production receiver",
+                     *       "enabled": false,
+                     *       "disabledReason": "client",
+                     *       "createdAt": "2026-05-04T09:30:00.000Z",
+                     *       "updatedAt": "2026-05-05T08:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointSchema"];
                 };
             };
@@ -6791,6 +7678,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whep_2b7e1c9d4f6a8e0b",
+                     *       "url": "https://client.example/webhooks/social",
+                     *       "events": [
+                     *         "post.published",
+                     *         "post.failed",
+                     *         "comment.received"
+                     *       ],
+                     *       "description": "production receiver",
+                     *       "enabled": true,
+                     *       "disabledReason": null,
+                     *       "createdAt": "2026-05-04T09:30:00.000Z",
+                     *       "updatedAt": "2026-05-04T09:30:00.000Z",
+                     *       "secret": "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD",
+                     *       "previousSecretExpiresAt": "2026-05-06T08:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointWithSecretSchema"];
                 };
             };
@@ -6928,6 +7833,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deliveryId": "msg_9f8e7d6c5b4a3f2e1d0c"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TestWebhookSchema"];
                 };
             };
@@ -7079,6 +7989,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "id": "msg_2b7e1c9d4f6a8e0b1c2d",
+                     *           "eventType": "post.published",
+                     *           "eventId": "7c1e2d3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *           "position": "1842",
+                     *           "status": "delivered",
+                     *           "attempts": 1,
+                     *           "responseStatus": 200,
+                     *           "lastError": null,
+                     *           "lastAttemptAt": "2026-05-04T09:30:03.000Z",
+                     *           "nextAttemptAt": null,
+                     *           "deliveredAt": "2026-05-04T09:30:03.000Z",
+                     *           "createdAt": "2026-05-04T09:30:02.500Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryListSchema"];
                 };
             };
@@ -7336,6 +8267,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "since": "2026-05-04T00:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReplayWebhookDto"];
             };
         };
@@ -7345,6 +8281,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "queued": 12,
+                     *       "alreadyDelivered": 3,
+                     *       "lastPosition": "1842"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayWebhookSchema"];
                 };
             };
@@ -7486,11 +8429,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description ok */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
             };
         };
     };
@@ -7503,11 +8457,39 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description ok */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description not ready: the failing checks are named in the message (take the instance out of rotation) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "not ready: postgres, nats"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
             };
         };
     };
@@ -7520,11 +8502,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description the metrics */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example # HELP http_request_duration_seconds HTTP requests by route pattern, method and status code
+                     *     # TYPE http_request_duration_seconds histogram
+                     *     http_request_duration_seconds_count{method="POST",route="/api/v1/posts",status="201"} 1
+                     */
+                    "text/plain; version=0.0.4; charset=utf-8": string;
+                };
             };
         };
     };

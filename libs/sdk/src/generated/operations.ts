@@ -373,6 +373,33 @@ export const OPERATIONS: Record<string, OperationInputs> = {
         }
       },
       {
+        "name": "tag",
+        "in": "query",
+        "required": false,
+        "description": "only comments carrying this intent tag (an inbox of questions: tag=question)",
+        "schema": {
+          "type": "string",
+          "enum": [
+            "question",
+            "complaint",
+            "praise",
+            "spam",
+            "purchase_intent",
+            "urgent"
+          ]
+        }
+      },
+      {
+        "name": "postId",
+        "in": "query",
+        "required": false,
+        "description": "only comments under this post (a post's id, as GET /api/v1/posts answers it)",
+        "schema": {
+          "format": "uuid",
+          "type": "string"
+        }
+      },
+      {
         "name": "unreplied",
         "in": "query",
         "required": false,
@@ -560,8 +587,10 @@ export const OPERATIONS: Record<string, OperationInputs> = {
     "authenticated": false,
     "idempotencyKey": false,
     "parameters": [],
-    "body": null,
-    "bodyRequired": false
+    "body": {
+      "type": "object"
+    },
+    "bodyRequired": true
   },
   "WebhooksController_list": {
     "method": "GET",
@@ -796,7 +825,7 @@ export const OPERATIONS: Record<string, OperationInputs> = {
   "HealthController_live": {
     "method": "GET",
     "path": "/health/live",
-    "summary": "",
+    "summary": "Liveness: the process answers",
     "description": "",
     "authenticated": false,
     "idempotencyKey": false,
@@ -807,7 +836,7 @@ export const OPERATIONS: Record<string, OperationInputs> = {
   "HealthController_ready": {
     "method": "GET",
     "path": "/health/ready",
-    "summary": "",
+    "summary": "Readiness: PostgreSQL, NATS and the process's own checks answer (each within 800 ms)",
     "description": "",
     "authenticated": false,
     "idempotencyKey": false,
@@ -818,7 +847,7 @@ export const OPERATIONS: Record<string, OperationInputs> = {
   "MetricsController_metrics": {
     "method": "GET",
     "path": "/metrics",
-    "summary": "",
+    "summary": "The process's metrics, Prometheus text format",
     "description": "",
     "authenticated": false,
     "idempotencyKey": false,
