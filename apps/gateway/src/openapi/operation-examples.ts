@@ -164,6 +164,19 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     request: { connectionId: '0c9b8a7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d', verifier: 'kq2H7fX0b9yV4tNw1LmR8sZc3pQe6uJd5aGiT0oYhBk' },
     responses: { 200: { accounts: [ACCOUNT] } satisfies ConnectedAccountsReply },
   },
+  McpController_handle: {
+    request: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_accounts', arguments: {} } },
+    responses: {
+      200: {
+        jsonrpc: '2.0',
+        id: 2,
+        result: {
+          content: [{ type: 'text', text: '{"accounts":[]}' }],
+          structuredContent: { accounts: [] },
+        },
+      },
+    },
+  },
   MeController_me: {
     responses: {
       200: {

@@ -8528,6 +8528,17 @@ export interface operations {
         /** @description a JSON-RPC request, notification or response (MCP) */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 2,
+                 *       "method": "tools/call",
+                 *       "params": {
+                 *         "name": "list_accounts",
+                 *         "arguments": {}
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -8540,6 +8551,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": 2,
+                     *       "result": {
+                     *         "content": [
+                     *           {
+                     *             "type": "text",
+                     *             "text": "{\"accounts\":[]}"
+                     *           }
+                     *         ],
+                     *         "structuredContent": {
+                     *           "accounts": []
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
