@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Platform } from '@app/contracts';
 import openapi from '../../docs/openapi.json';
 import { TestStack, tokenOf } from '../support/test-stack';
+import { CommentsWorld, startCommentsStack } from './comments-fixture';
 
 type ToolAnswer = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text?: string }> };
 
@@ -27,7 +28,8 @@ describe.each([
   let seq = 0;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ sandbox: true, overrides: { publishWaitMs: 8_000 } });
+    // The comments stack: the whole service with the sandbox, comments polled every 50 ms.
+    stack = await startCommentsStack({ publishWaitMs: 8_000 });
     ({ workspaceId, key } = await stack.workspace(['read', 'write', 'publish', 'engage']));
   });
   afterAll(async () => {
@@ -106,6 +108,43 @@ describe.each([
     expect((await stack.request('GET', `/api/v1/posts/${draft.post.id}`, { key })).body.post.status).toBe('published');
     const filtered = await call(client, 'list_comments', { platform: 'mastodon', limit: 5 });
     expect(filtered.structuredContent).toEqual((await stack.request('GET', '/api/v1/comments?platform=mastodon&limit=5', { key })).body);
+  });
+
+  it('retries the failed account of a partial post through retry_post', async () => {
+    const client = await connectClient(key);
+    const [x, mastodon] = [await account('x'), await account('mastodon')];
+    stack.sandbox!.control.addFault({ platform: 'mastodon', account: tokenOf(mastodon.handle), fault: { type: 'error', status: 422, message: 'Validation failed' } });
+    const partial = (await call(client, 'publish_post', { content: 'Second time lucky', accounts: [x.id, mastodon.id] })).structuredContent;
+    expect(partial.post.status).toBe('partial');
+    expect(partial.results.find((result: { accountId: string }) => result.accountId === mastodon.id)).toMatchObject({ success: false });
+    stack.sandbox!.control.clearFaults();
+    const retried = await call(client, 'retry_post', { id: partial.post.id });
+    expect(retried.isError).toBeUndefined();
+    expect(retried.structuredContent.post.status).toBe('published');
+    expect(stack.sandbox!.control.published({ account: tokenOf(mastodon.handle), kind: 'post' })).toHaveLength(1);
+    expect(stack.sandbox!.control.published({ account: tokenOf(x.handle), kind: 'post' })).toHaveLength(1);
+    // Retrying a post with nothing to retry is the API's refusal, as a tool error.
+    const again = await call(client, 'retry_post', { id: partial.post.id });
+    expect(again).toMatchObject({ isError: true, structuredContent: { error: { code: 'post_not_retryable' } } });
+  });
+
+  it('filters the inbox, replies to a comment and hides it through tools, as the REST API shows', async () => {
+    const world = new CommentsWorld(stack);
+    const { key: inboxKey, commentId } = await world.facebookComment('Love it, where can I buy one?');
+    const client = await connectClient(inboxKey);
+    const listed = (await call(client, 'list_comments', { platform: 'facebook', unreplied: '1' })).structuredContent;
+    expect(listed.comments.map((comment: { platformCommentId: string }) => comment.platformCommentId)).toEqual([commentId]);
+    expect((await call(client, 'list_comments', { platform: 'x' })).structuredContent.comments).toEqual([]);
+
+    const replied = await call(client, 'reply_to_comment', { platform: 'facebook', commentId, message: 'In our shop, link in bio!' });
+    expect(replied.isError).toBeUndefined();
+    expect(replied.structuredContent).toMatchObject({ success: true });
+    const hidden = await call(client, 'hide_comment', { platform: 'facebook', commentId });
+    expect(hidden.structuredContent).toMatchObject({ success: true, platformCommentId: commentId, hidden: true });
+
+    const [after] = (await world.list(inboxKey, '?platform=facebook&limit=50')).body.comments.filter((comment) => comment.platformCommentId === commentId);
+    expect(after).toMatchObject({ replied: true, hidden: true });
+    expect((await call(client, 'list_comments', { platform: 'facebook', unreplied: '1' })).structuredContent.comments).toEqual([]);
   });
 
   it('refuses a tool the key\'s scopes do not allow as the REST call is refused (a tool error with the API\'s code), and creates nothing', async () => {
