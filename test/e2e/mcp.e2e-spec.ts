@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Platform } from '@app/contracts';
+import { OPERATIONS } from '@app/sdk';
 import openapi from '../../docs/openapi.json';
 import { TestStack, tokenOf } from '../support/test-stack';
 import { CommentsWorld, startCommentsStack } from './comments-fixture';
@@ -10,7 +11,9 @@ import { CommentsWorld, startCommentsStack } from './comments-fixture';
 type ToolAnswer = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text?: string }> };
 
 const REPO = join(__dirname, '../..');
-const TOOLS = ['list_accounts', 'create_draft', 'schedule_post', 'publish_post', 'publish_draft', 'get_post', 'list_posts', 'retry_post', 'list_comments', 'reply_to_comment', 'hide_comment', 'unhide_comment'];
+/** POST /api/v1/connect-links is another change of issue 25: its tool exists once the SDK is generated from a document that has it. */
+const CONNECT_LINKS = OPERATIONS.ConnectLinksController_create !== undefined;
+const TOOLS = ['list_accounts', 'create_draft', 'schedule_post', 'publish_post', 'publish_draft', 'get_post', 'list_posts', 'retry_post', 'list_comments', 'reply_to_comment', 'hide_comment', 'unhide_comment', ...(CONNECT_LINKS ? ['create_connect_link'] : [])];
 
 /**
  * The MCP server with the MCP SDK's own client, over both transports: stdio
@@ -162,6 +165,17 @@ describe.each([
     expect(stack.sandbox!.control.published({ account: tokenOf(target.handle) })).toHaveLength(0);
     // What the key may do, it does.
     expect((await call(client, 'list_posts', { limit: 1 })).isError).toBeUndefined();
+  });
+
+  (CONNECT_LINKS ? it : it.skip)('creates a connect link through create_connect_link with an accounts key; a key without that scope is refused', async () => {
+    const { key: accountsKey } = await stack.workspaces.createKey(workspaceId, ['read', 'accounts']);
+    const created = await call(await connectClient(accountsKey), 'create_connect_link', { redirectUri: 'https://client.example.test/connected', platforms: ['x', 'mastodon'] });
+    expect(created.isError).toBeUndefined();
+    expect(created.structuredContent).toEqual({ id: expect.any(String), url: expect.any(String), expiresAt: expect.any(String) });
+    const page = await fetch(`${stack.baseUrl}${new URL(created.structuredContent.url).pathname}`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    const refused = await call(await connectClient(key), 'create_connect_link', { redirectUri: 'https://client.example.test/connected' });
+    expect(refused).toMatchObject({ isError: true, structuredContent: { error: { code: 'insufficient_scope', details: { missing: ['accounts'] } } } });
   });
 
   it('passes bad input on to the API, which refuses it with its own code', async () => {

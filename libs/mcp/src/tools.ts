@@ -1,4 +1,4 @@
-import { SocialClient } from '@app/sdk';
+import { OPERATIONS, SocialClient } from '@app/sdk';
 import { bodyInput, headerInput, parametersInput, pathParameters, summaryOf, ToolInputSchema } from './input-schemas';
 
 /** Arguments as an MCP client sends them (the API judges them: the tool passes them on as they are). */
@@ -35,6 +35,14 @@ function withoutKey(args: ToolArguments): { body: ToolArguments; idempotencyKey?
 
 const CREATE = 'PostsController_create';
 const IDEMPOTENCY_KEY = { idempotencyKey: headerInput(CREATE, 'Idempotency-Key') };
+
+/** POST /api/v1/connect-links (issue 25's connect page), when the document the SDK was generated from has it. */
+const CREATE_CONNECT_LINK = 'ConnectLinksController_create';
+
+/** Tools of operations not every document has: listed only when the SDK's document has their operation. */
+function whenDocumented(operationId: string, tool: () => ApiTool): ApiTool[] {
+  return OPERATIONS[operationId] ? [tool()] : [];
+}
 
 /**
  * The tools, each on one operation of the OpenAPI document: its input schema
@@ -147,4 +155,12 @@ export const API_TOOLS: ApiTool[] = [
     readOnly: false,
     call: (client, args) => client.comments.unhide(args as Parameters<SocialClient['comments']['unhide']>[0]),
   },
+  ...whenDocumented(CREATE_CONNECT_LINK, () => ({
+    name: 'create_connect_link',
+    title: 'Create a connect link for an end user',
+    description: `${summaryOf(CREATE_CONNECT_LINK)}\n\nScope accounts. Hand the url to the person whose social accounts should be connected; it expires and needs no API key.`,
+    inputSchema: bodyInput(CREATE_CONNECT_LINK),
+    readOnly: false,
+    call: (client, args) => client.operation(CREATE_CONNECT_LINK, { body: args }),
+  })),
 ];

@@ -67,6 +67,18 @@ export class SocialClient {
     this.api.use(idempotencyKeys);
   }
 
+  /**
+   * Any operation of the OpenAPI document by its operationId, untyped: for an
+   * operation this SDK has no method for (`api` is the typed way to call one).
+   * Idempotency-Key and retries apply as to every call.
+   */
+  operation(operationId: string, input: { path?: Record<string, string>; query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string> } = {}): Promise<unknown> {
+    const operation = OPERATIONS[operationId];
+    if (!operation) throw new Error(`the OpenAPI document this SDK was generated from has no operation ${operationId}`);
+    const request = this.api.request as unknown as (method: string, url: string, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    return answerOf(request(operation.method, operation.path, { params: { path: input.path, query: input.query, header: input.headers }, body: input.body }));
+  }
+
   /** The key's workspace, scopes and rate-limit standing (any scope). */
   me(): Promise<Schemas['MeSchema']> {
     return answerOf(this.api.GET('/api/v1/me'));
