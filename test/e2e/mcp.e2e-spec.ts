@@ -193,5 +193,17 @@ describe.each([
       const wrong = await fetch(`${stack.baseUrl}/mcp`, { method: 'POST', headers: { authorization: 'Bearer sp_nope', 'content-type': 'application/json' }, body: '{}' });
       expect(wrong.status).toBe(401);
     });
+
+    it('answers the README\'s single request (a tools/call without a session) as JSON; GET and DELETE are 405', async () => {
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_accounts', arguments: {} } });
+      const response = await fetch(`${stack.baseUrl}/mcp`, { method: 'POST', headers, body });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain('application/json');
+      const answer = (await response.json()) as { id: number; result: { structuredContent: unknown } };
+      expect(answer.id).toBe(1);
+      expect(answer.result.structuredContent).toEqual((await stack.request('GET', '/api/v1/accounts', { key })).body);
+      for (const method of ['GET', 'DELETE']) expect((await fetch(`${stack.baseUrl}/mcp`, { method, headers: { authorization: `Bearer ${key}` } })).status).toBe(405);
+    });
   }
 });
