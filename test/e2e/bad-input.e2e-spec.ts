@@ -77,6 +77,31 @@ describe('bad input: never a 5xx, always the documented error', () => {
     });
   });
 
+  describe('path parameters storage cannot hold are refused with invalid_query naming the parameter, on every route', () => {
+    const someId = '00000000-0000-4000-8000-000000000000';
+    it.each([
+      ['GET', '/api/v1/webhooks/%00', 'id'],
+      ['PATCH', '/api/v1/webhooks/a%00b', 'id'],
+      ['DELETE', '/api/v1/webhooks/%00', 'id'],
+      ['POST', '/api/v1/webhooks/%00/rotate-secret', 'id'],
+      ['POST', '/api/v1/webhooks/%00/test', 'id'],
+      ['GET', '/api/v1/webhooks/%00/deliveries', 'id'],
+      ['POST', `/api/v1/webhooks/${someId}/deliveries/%00/redeliver`, 'deliveryId'],
+      ['POST', '/api/v1/webhooks/%00/replay', 'id'],
+      ['GET', '/api/v1/comments/x/%00/replies', 'commentId'],
+      ['GET', '/api/v1/comments/x%00/1/replies', 'platform'],
+      ['DELETE', '/api/v1/comments/facebook/1_2/replies/%00', 'replyId'],
+      ['GET', '/api/v1/accounts/%00/boards', 'id'],
+      ['DELETE', '/api/v1/accounts/%00', 'id'],
+      ['GET', '/api/v1/posts/%00', 'id'],
+    ])('%s %s', async (method, path, field) => {
+      const { key: everyScope } = await stack.workspace(['read', 'write', 'publish', 'engage', 'accounts', 'webhooks']);
+      const body = ['PATCH', 'POST'].includes(method) ? '{}' : undefined;
+      const error = await expectRefused(method, path, body, 400, 'invalid_query', { authorization: `Bearer ${everyScope}` });
+      expect(error.details).toEqual({ field, in: 'path', reason: 'contains the NUL character (U+0000)' });
+    });
+  });
+
   describe('depth and size are bounded before parsing', () => {
     const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 

@@ -1,5 +1,6 @@
 import { createServer, connect as connectTcp, Server, Socket } from 'node:net';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
 import { TestStack } from '../support/test-stack';
 import { createGatewayApp } from '../../apps/gateway/src/gateway.app';
 import { SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../apps/gateway/src/errors/api-exception.filter';
@@ -94,5 +95,40 @@ describe('the database lost under the gateway', () => {
     expect((await call('GET', '/api/v1/posts', freshKey)).status).toBe(200);
     const created = await call('POST', '/api/v1/posts', cachedKey, { content: 'after the outage', accounts: [account.id] });
     expect(created.status).toBe(201);
+  });
+
+  /**
+   * The database is there but refuses sessions (ALLOW_CONNECTIONS false, its sessions
+   * ended): every new connection fails with 55000 "is not currently accepting
+   * connections". Only this file's own database is altered, and only its backends ended.
+   */
+  it('answers 503 with Retry-After while the database refuses connections (55000), and serves again once it accepts them', async () => {
+    const { key: cachedKey, workspaceId } = await stack.workspace();
+    const account = await stack.connect(workspaceId, 'x', '@refusing');
+    expect((await call('GET', '/api/v1/posts', cachedKey)).status).toBe(200);
+    const { key: freshKey } = await stack.workspace();
+    const before = await stack.eventCount();
+
+    const server = new URL(stack.config.databaseUrl);
+    const database = decodeURIComponent(server.pathname.slice(1));
+    server.pathname = '/postgres';
+    const admin = new Client({ connectionString: server.toString() });
+    await admin.connect();
+    const quoted = `"${database.replace(/"/g, '""')}"`;
+    try {
+      await admin.query(`ALTER DATABASE ${quoted} ALLOW_CONNECTIONS false`);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+      const unavailable = { status: 503, retryAfter: String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS), body: { error: { code: 'service_unavailable', message: expect.any(String) } } };
+      expect(await call('GET', '/api/v1/posts', freshKey)).toEqual(unavailable);
+      expect(await call('GET', '/api/v1/posts', cachedKey)).toEqual(unavailable);
+      expect(await call('GET', '/api/v1/comments', cachedKey)).toEqual(unavailable);
+      expect(await call('POST', '/api/v1/posts', cachedKey, { content: 'while refused', accounts: [account.id] })).toEqual(unavailable);
+    } finally {
+      await admin.query(`ALTER DATABASE ${quoted} ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+    expect(await stack.eventCount()).toBe(before);
+    expect((await call('GET', '/api/v1/posts', freshKey)).status).toBe(200);
+    expect((await call('POST', '/api/v1/posts', cachedKey, { content: 'accepted again', accounts: [account.id] })).status).toBe(201);
   });
 });

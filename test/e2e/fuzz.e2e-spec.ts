@@ -53,7 +53,7 @@ describe('fuzz: no input yields a 5xx, every refusal in the documented shape and
       },
     });
     gateway = stack.app('gateway').getHttpAdapter().getInstance() as unknown as FastifyInstance;
-    const { key, workspaceId } = await stack.workspace(['read', 'write', 'publish', 'engage', 'accounts']);
+    const { key, workspaceId } = await stack.workspace(['read', 'write', 'publish', 'engage', 'accounts', 'webhooks']);
     keys.push(key, (await stack.workspace(['read'])).key, (await stack.workspace(['read', 'write'])).key, (await stack.workspace(['engage', 'accounts'])).key);
     for (const platform of ['x', 'mastodon', 'facebook'] as const) accountIds.push((await stack.connect(workspaceId, platform, `@fuzz-${platform}`)).id);
     for (const content of ['first draft', 'second draft', 'third draft']) {
@@ -315,7 +315,7 @@ describe('fuzz: no input yields a 5xx, every refusal in the documented shape and
   }
 
   // ---- every endpoint --------------------------------------------------------------
-  // Runs add up to 11,000 requests.
+  // Runs add up to 12,000 requests.
 
   it('POST /api/v1/posts', () => fuzz('create post', request('POST', fc.constant('/api/v1/posts'), rawBody(createBody)), 2_500), 120_000);
   it('GET /api/v1/posts', () => fuzz('list posts', request('GET', fc.constant('/api/v1/posts')), 700), 60_000);
@@ -338,6 +338,25 @@ describe('fuzz: no input yields a 5xx, every refusal in the documented shape and
       ),
       1_500,
     ), 120_000);
+  it('the path parameters of every other route: webhooks, comment threads and replies, account boards', () => {
+    const platformSegment = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...PLATFORMS) }, { weight: 1, arbitrary: segment });
+    const webhookPath = (suffix = '') => segment.map((id) => `/api/v1/webhooks/${id}${suffix}`);
+    return fuzz(
+      'path parameters',
+      fc.oneof(
+        request('GET', webhookPath()),
+        request('PATCH', webhookPath(), rawBody(json)),
+        request('DELETE', webhookPath()),
+        request('POST', fc.constantFrom('/rotate-secret', '/test', '/replay').chain((suffix) => webhookPath(suffix)), rawBody(json)),
+        request('GET', webhookPath('/deliveries')),
+        request('POST', fc.tuple(segment, segment).map(([id, deliveryId]) => `/api/v1/webhooks/${id}/deliveries/${deliveryId}/redeliver`)),
+        request('GET', fc.tuple(platformSegment, segment).map(([platform, commentId]) => `/api/v1/comments/${platform}/${commentId}/replies`)),
+        request('DELETE', fc.tuple(platformSegment, segment, segment).map(([platform, commentId, replyId]) => `/api/v1/comments/${platform}/${commentId}/replies/${replyId}`)),
+        request('GET', segment.map((id) => `/api/v1/accounts/${id}/boards`)),
+      ),
+      1_000,
+    );
+  }, 120_000);
   it('the Meta webhook (handshake and deliveries, signed or not)', () =>
     fuzz(
       'meta webhook',

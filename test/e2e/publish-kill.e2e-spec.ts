@@ -37,7 +37,7 @@ describe('publishing survives a publisher killed mid-batch on every platform', (
   const sandbox = () => stack.sandbox!.control;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  /** Creates a post as a client does: a 503 (recorded, not readable yet, or the service busy) is asked again with the same Idempotency-Key. */
+  /** Creates a post as a client does: a 503 (nothing recorded: the service busy or unreachable) is asked again with the same Idempotency-Key. */
   async function create(body: unknown, idempotencyKey: string) {
     for (let tries = 1; ; tries++) {
       const answer = await stack.request('POST', '/api/v1/posts', { key, body, headers: { 'idempotency-key': idempotencyKey } });

@@ -19,6 +19,7 @@ import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { RequestBounds } from './http/request-bounds';
 import { McpModule } from './mcp/mcp.module';
 import { MeController } from './me/me.controller';
+import { StorablePathParams } from './validation/storable-path-params';
 import { PostAnswers } from './posts/post-answers';
 import { PostsController } from './posts/posts.controller';
 import { RATE_LIMIT_PROVIDERS } from './rate-limit/rate-limit.providers';
@@ -50,6 +51,7 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
         { provide: PostViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new PostViewsReader(pool) },
         { provide: CommentViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new CommentViewsReader(pool) },
         RequestBounds,
+        StorablePathParams,
         {
           provide: ProjectionWaiter,
           inject: [PG_POOL, AppConfig],

@@ -57,3 +57,22 @@ describe('AppConfig: MEDIA_ALLOWED_HOSTS', () => {
     expect(() => AppConfig.fromEnv({ ...base, MEDIA_ALLOWED_HOSTS: 'https://cdn.example.com' })).toThrow(/not a host, host:port or CIDR range/);
   });
 });
+
+describe('AppConfig: the gateway HTTP timeouts', () => {
+  it('defaults to 10 s for the headers, 30 s for the whole request, 120 s of silence on a connection', () => {
+    expect(AppConfig.fromEnv(base)).toMatchObject({ httpHeadersTimeoutMs: 10_000, httpRequestTimeoutMs: 30_000, httpConnectionTimeoutMs: 120_000 });
+  });
+
+  it('reads HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS and HTTP_CONNECTION_TIMEOUT_MS', () => {
+    const config = AppConfig.fromEnv({ ...base, HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_CONNECTION_TIMEOUT_MS: '60000' });
+    expect(config).toMatchObject({ httpHeadersTimeoutMs: 2_000, httpRequestTimeoutMs: 5_000, httpConnectionTimeoutMs: 60_000 });
+  });
+
+  it.each([
+    ['headers allowed longer than the whole request', { HTTP_HEADERS_TIMEOUT_MS: '40000' }, 'HTTP_HEADERS_TIMEOUT_MS must be at least 1 and at most HTTP_REQUEST_TIMEOUT_MS'],
+    ['no headers timeout', { HTTP_HEADERS_TIMEOUT_MS: '0' }, 'HTTP_HEADERS_TIMEOUT_MS must be at least 1'],
+    ['a connection closed before the longest answer', { HTTP_CONNECTION_TIMEOUT_MS: '15000' }, 'HTTP_CONNECTION_TIMEOUT_MS must be longer than COMMAND_TIMEOUT_MS + PUBLISH_WAIT_MS (18000)'],
+  ])('refuses %s at start-up', (_name, env, message) => {
+    expect(() => AppConfig.fromEnv({ ...base, ...env })).toThrow(message);
+  });
+});

@@ -50,6 +50,17 @@ export class AppConfig {
   projectionWaitMs = 5_000;
   /** How long a publish request waits for every account's outcome before answering 202 (publishing). */
   publishWaitMs = 8_000;
+  /**
+   * The gateway's HTTP timeouts (node's http server, through Fastify). A request whose line and
+   * headers have not all arrived within httpHeadersTimeoutMs, or whose headers and body have not
+   * within httpRequestTimeoutMs, is answered 408 request_timeout and its connection closed: a
+   * client trickling bytes cannot hold a connection (and its memory) for ever. A connection
+   * silent for httpConnectionTimeoutMs is closed; it must outlast the longest answer the gateway
+   * takes to give (COMMAND_TIMEOUT_MS + PUBLISH_WAIT_MS), since the client is silent meanwhile.
+   */
+  httpHeadersTimeoutMs = 10_000;
+  httpRequestTimeoutMs = 30_000;
+  httpConnectionTimeoutMs = 120_000;
   /** How many events each feed follower (the relay, each projection) takes from the feed at once. */
   feedBatchSize = 500;
   /**
@@ -173,6 +184,16 @@ export class AppConfig {
     config.projectionWaitMs = int('PROJECTION_WAIT_MS', config.projectionWaitMs);
     config.publishWaitMs = int('PUBLISH_WAIT_MS', config.publishWaitMs);
     config.feedBatchSize = int('FEED_BATCH_SIZE', config.feedBatchSize);
+    config.httpHeadersTimeoutMs = int('HTTP_HEADERS_TIMEOUT_MS', config.httpHeadersTimeoutMs);
+    config.httpRequestTimeoutMs = int('HTTP_REQUEST_TIMEOUT_MS', config.httpRequestTimeoutMs);
+    config.httpConnectionTimeoutMs = int('HTTP_CONNECTION_TIMEOUT_MS', config.httpConnectionTimeoutMs);
+    // node refuses headers timing out after the whole request (and 0 would switch a timeout off).
+    if (config.httpHeadersTimeoutMs < 1 || config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {
+      errors.push(`HTTP_HEADERS_TIMEOUT_MS must be at least 1 and at most HTTP_REQUEST_TIMEOUT_MS (${config.httpRequestTimeoutMs}), got ${config.httpHeadersTimeoutMs}`);
+    }
+    if (config.httpConnectionTimeoutMs <= config.commandTimeoutMs + config.publishWaitMs) {
+      errors.push(`HTTP_CONNECTION_TIMEOUT_MS must be longer than COMMAND_TIMEOUT_MS + PUBLISH_WAIT_MS (${config.commandTimeoutMs + config.publishWaitMs}): the client waits that long in silence`);
+    }
     config.platformSandboxUrl = env.PLATFORM_SANDBOX_URL ? withoutTrailingSlash(env.PLATFORM_SANDBOX_URL) : null;
     for (const platform of PLATFORMS) {
       const baseUrl = env[`PLATFORM_BASE_URL_${platform.toUpperCase()}`];

@@ -15,7 +15,7 @@ export const ERROR_CODES = {
   unsupported_media_type: { status: 415, description: 'The request body is not application/json (or is sent without that Content-Type) on an operation that takes a body.' },
   invalid_if_match: { status: 400, description: 'If-Match is not an ETag this API gave out (a quoted version number).' },
   nothing_to_edit: { status: 400, description: 'The edit names no field to change.' },
-  invalid_query: { status: 400, description: 'A query parameter has a value outside its rule (status, limit, ...).' },
+  invalid_query: { status: 400, description: 'A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).' },
   unknown_query_parameter: { status: 400, description: 'The query string has a parameter the operation does not take (details.field, details.suggestion the closest one it takes, details.allowed all of them); nothing was done.' },
   content_required: { status: 400, description: 'Neither content nor mediaUrls was given.' },
   content_too_long: { status: 400, description: 'content is over 10,000 characters.' },

@@ -53,6 +53,16 @@ export interface CreatePostResponse {
   note: string;
 }
 
+/**
+ * The answer (202, with Location) to a posts write that is recorded but that the
+ * read model does not show yet: only what the command returned, the post's id.
+ * GET the Location for the rest once it is there.
+ */
+export interface PostRecordedResponse {
+  post: { id: string };
+  note: string;
+}
+
 /** Item of GET /api/v1/posts. */
 export interface PostListItem {
   id: string;

@@ -228,7 +228,8 @@ describe('MediaFetcher: addresses (SSRF)', () => {
     const refused = await refusal(one(fetcher({}), `${media.url}/media/a.jpg`));
     expect(refused).toMatchObject({ code: 'media_address_refused', retryable: false });
     // The other spellings of 127.0.0.1 a URL parser normalises to it.
-    for (const host of ['2130706433', '0x7f.1', '127.1', '[::1]', '[0:0:0:0:0:0:0:1]']) {
+    // And the IPv6 forms that carry it: IPv4-compatible, IPv4-mapped, NAT64, 6to4, Teredo (client = NOT of the last 32 bits).
+    for (const host of ['2130706433', '0x7f.1', '127.1', '[::1]', '[0:0:0:0:0:0:0:1]', '[::127.0.0.1]', '[::7f00:1]', '[::ffff:127.0.0.1]', '[64:ff9b::127.0.0.1]', '[2002:7f00:1::1]', '[2001:0:808:808::80ff:fffe]']) {
       expect(await refusal(one(fetcher({}), `https://${host}:${media.port}/media/a.jpg`))).toMatchObject({ code: 'media_address_refused' });
     }
     expect(media.connections()).toBe(0);

@@ -281,6 +281,8 @@ describe('WebhookDispatcher (PostgreSQL, real receivers, a test clock)', () => {
       ['https://hooks.example.com/ + 2,100 characters', 'invalid_webhook_url'],
       ['https://127.0.0.1/x', 'webhook_url_refused'],
       ['https://[::ffff:127.0.0.1]/x', 'webhook_url_refused'],
+      ['https://[::127.0.0.1]/x', 'webhook_url_refused'],
+      ['https://[2002:a00:1::1]/x', 'webhook_url_refused'],
       ['https://169.254.169.254/latest/meta-data', 'webhook_url_refused'],
       ['https://metadata.google.internal/x', 'webhook_url_refused'],
       ['https://rebinds.example/x', 'webhook_url_refused'],

@@ -15,6 +15,8 @@ describe('toErrorResponse', () => {
     ['connection refused', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
     ['a connection terminated', new Error('Connection terminated unexpectedly')],
     ['the database shutting down', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
+    ['a database not accepting connections (55000)', Object.assign(new Error('database "app" is not currently accepting connections'), { code: '55000', routine: 'CheckMyDatabase' })],
+    ['no pooled connection in time', new Error('timeout exceeded when trying to connect')],
     ['NATS disconnected', Object.assign(new Error('connection closed'), { name: 'NatsError', code: 'CONNECTION_CLOSED' })],
   ])('answers a lost backing service (%s) 503 service_unavailable, not 500', (_name, error) => {
     expect(toErrorResponse(error)).toEqual({ status: 503, body: { error: { code: 'service_unavailable', message: expect.any(String) } } });

@@ -1,5 +1,5 @@
 import { Duplex } from 'node:stream';
-import { answerClientError } from './server-options';
+import { answerClientError, serverTimeouts } from './server-options';
 
 /** A socket that records what is written to it. */
 function recordingSocket(): Duplex & { written: string; destroyedWith: unknown } {
@@ -36,7 +36,26 @@ describe('answers to requests node cannot parse', () => {
     expect(answer.closed).toBe(true);
   });
 
+  it('writes nothing over an answer already begun (a timeout while the response is written): the connection is only closed', () => {
+    const socket = recordingSocket();
+    Object.assign(socket, { _httpMessage: { headersSent: true } });
+    const error = Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+    answerClientError(error, socket);
+    expect({ written: socket.written, closed: socket.destroyedWith === error }).toEqual({ written: '', closed: true });
+  });
+
   it('writes nothing to a connection the client reset', () => {
     expect(answerTo('ECONNRESET')).toEqual({ head: '', body: null, closed: false });
+  });
+});
+
+describe('the gateway server timeouts', () => {
+  it('are the configured ones, checked often enough for the shortest to hold', () => {
+    expect(serverTimeouts({ httpHeadersTimeoutMs: 10_000, httpRequestTimeoutMs: 30_000, httpConnectionTimeoutMs: 120_000 })).toEqual({
+      requestTimeout: 30_000,
+      connectionTimeout: 120_000,
+      http: { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 },
+    });
+    expect(serverTimeouts({ httpHeadersTimeoutMs: 600, httpRequestTimeoutMs: 1_200, httpConnectionTimeoutMs: 5_000 })).toMatchObject({ http: { connectionsCheckingInterval: 150 } });
   });
 });

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { Duplex } from 'node:stream';
+import { AppConfig } from '@app/config';
 import { DomainError, ErrorBody, ErrorCode } from '@app/contracts';
 import { FastifyServerOptions } from '@app/runtime';
 import { toErrorResponse } from '../errors/api-exception.filter';
@@ -21,6 +22,11 @@ function clientErrorAnswer(code: string | undefined): { status: number; code: Er
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   // A reset connection has nobody to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // An answer already begun on it (node's own rule): another would corrupt it; the connection is only closed.
+  if ((socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+    socket.destroy(error);
+    return;
+  }
   const answer = clientErrorAnswer(error.code);
   const body: ErrorBody = { error: { code: answer.code, message: answer.message } };
   const text = JSON.stringify(body);
@@ -49,6 +55,25 @@ export const answerFrameworkError: NonNullable<FastifyServerOptions['frameworkEr
   const text = JSON.stringify(body);
   reply.raw.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
 };
+
+/**
+ * The request, headers and connection timeouts (README, Configuration): Fastify's
+ * requestTimeout and connectionTimeout, node's headersTimeout. Node checks for requests
+ * past their time every connectionsCheckingInterval (30 s by default, which would let a
+ * 1 s timeout run 31 s): a quarter of the headers timeout, at most a second. A request
+ * past its time reaches answerClientError as ERR_HTTP_REQUEST_TIMEOUT: 408 request_timeout.
+ */
+export function serverTimeouts(config: Pick<AppConfig, 'httpHeadersTimeoutMs' | 'httpRequestTimeoutMs' | 'httpConnectionTimeoutMs'>): FastifyServerOptions {
+  return {
+    requestTimeout: config.httpRequestTimeoutMs,
+    connectionTimeout: config.httpConnectionTimeoutMs,
+    http: {
+      headersTimeout: config.httpHeadersTimeoutMs,
+      requestTimeout: config.httpRequestTimeoutMs,
+      connectionsCheckingInterval: Math.max(1, Math.min(1_000, Math.floor(config.httpHeadersTimeoutMs / 4))),
+    },
+  };
+}
 
 /**
  * The gateway's Fastify options. Fastify's parser limit is the largest route

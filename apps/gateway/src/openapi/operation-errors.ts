@@ -110,8 +110,19 @@ const OPERATION_RULE_ERRORS = {
   replayWebhook: [...BODY_ERRORS, 'invalid_replay_start', 'not_found', 'webhook_endpoint_disabled'],
 } satisfies Record<string, ErrorCode[]>;
 
+/** The operations with path parameters: a parameter storage cannot hold (NUL) is invalid_query before anything else (validation/storable-path-params.ts). */
+const PATH_PARAMETER_OPERATIONS = new Set<keyof typeof OPERATION_RULE_ERRORS>([
+  'getPost', 'publishPost', 'retryPost', 'editPost', 'deletePost', 'listCommentReplies', 'deleteCommentReply', 'disconnectAccount', 'listBoards',
+  'getWebhook', 'updateWebhook', 'deleteWebhook', 'rotateWebhookSecret', 'testWebhook', 'listWebhookDeliveries', 'redeliverWebhook', 'replayWebhook',
+]);
+
+const withPathParameterErrors = (operation: keyof typeof OPERATION_RULE_ERRORS, codes: readonly ErrorCode[]): ErrorCode[] =>
+  PATH_PARAMETER_OPERATIONS.has(operation) && !codes.includes('invalid_query') ? ['invalid_query', ...codes] : [...codes];
+
 /** Each operation's codes: the request's, then its own rules'. */
-export const OPERATION_ERRORS = Object.fromEntries(Object.entries(OPERATION_RULE_ERRORS).map(([operation, codes]) => [operation, [...REQUEST_ERRORS, ...codes]])) as Record<
+export const OPERATION_ERRORS = Object.fromEntries(
+  Object.entries(OPERATION_RULE_ERRORS).map(([operation, codes]) => [operation, [...REQUEST_ERRORS, ...withPathParameterErrors(operation as keyof typeof OPERATION_RULE_ERRORS, codes)]]),
+) as Record<
   keyof typeof OPERATION_RULE_ERRORS,
   ErrorCode[]
 >;

@@ -8,6 +8,7 @@ import type {
   PostDetail,
   MeView,
   PostListItem,
+  PostRecordedResponse,
   ReplayWebhookReply,
   StartConnectReply,
   TestWebhookReply,
@@ -48,6 +49,9 @@ const PUBLISHED: CreatePostResponse = {
   ],
   note: 'Published on all 2 accounts.',
 };
+
+/** A write recorded that the read model does not show yet (the 202 rule). */
+const RECORDED: PostRecordedResponse = { post: { id: POST_ID }, note: `recorded; not readable yet: GET /api/v1/posts/${POST_ID} in a moment` };
 
 const STILL_PUBLISHING: CreatePostResponse = { ...PUBLISHED, post: { ...PUBLISHED.post, status: 'publishing' }, results: [], note: `Publishing to 2 accounts; 0 done so far. GET /api/v1/posts/${POST_ID} shows the outcome.` };
 
@@ -141,7 +145,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   PostsController_publish: { responses: { 201: PUBLISHED, 202: STILL_PUBLISHING } },
   PostsController_retry: { responses: { 201: PUBLISHED, 202: STILL_PUBLISHING } },
   PostsController_get: { responses: { 200: { post: DETAIL } } },
-  PostsController_edit: { request: { content: 'Hello from the API, edited', scheduledAt: '2030-01-01T09:00:00Z' }, responses: { 200: SCHEDULED } },
+  PostsController_edit: { request: { content: 'Hello from the API, edited', scheduledAt: '2030-01-01T09:00:00Z' }, responses: { 200: SCHEDULED, 202: RECORDED } },
   PostsController_delete: { responses: {} },
   AccountsController_list: { responses: { 200: { accounts: [ACCOUNT] } } },
   AccountsController_connect: {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import {
   CommandPayload,
@@ -11,6 +11,7 @@ import {
   EditPostCommand,
   PostDetail,
   PostListItem,
+  PostRecordedResponse,
   PublishPostCommand,
 } from '@app/contracts';
 import { CommandClient } from '@app/messaging';
@@ -20,14 +21,14 @@ import { Principal } from '../auth/principal';
 import { RequireScopes, RequireScopesForBody } from '../auth/scopes.decorator';
 import { ApiErrors, AUTHENTICATED_ERRORS } from '../openapi/error-responses';
 import { OPERATION_ERRORS } from '../openapi/operation-errors';
-import { ApiIfMatch, ApiPostAnswer, ApiPostId, ApiStillPublishing, POST_ETAG_HEADER } from '../openapi/post-operations';
+import { ApiIfMatch, ApiPostAccepted, ApiPostAnswer, ApiPostId, POST_ETAG_HEADER } from '../openapi/post-operations';
 import { PostDetailEnvelopeSchema, PostListSchema } from '../openapi/schemas/post.schemas';
 import { bodyValidation, queryValidation } from '../validation/validation-pipes';
 import { CreatePostDto, toCreatePostBody } from './create-post.dto';
 import { EditPostDto, toEditPostBody } from './edit-post.dto';
 import { etagOf, parseIfMatch } from './if-match';
 import { clampLimit, ListPostsQuery } from './list-posts.query';
-import { PostAnswers } from './post-answers';
+import { postLocation, PostAnswers } from './post-answers';
 
 /** The posts commands answered with the post as the read model shows it. */
 type PostAnsweringCommand = 'posts.create' | 'posts.publish' | 'posts.retry' | 'posts.edit';
@@ -48,16 +49,20 @@ export class PostsController {
 
   /**
    * Sends a posts command and answers with the post as the read model shows it:
-   * `done` (201 for create and publish, 200 for an edit), or 202 while publishing. The ETag is
-   * the version of the post shown, as GET gives it: an edit can be followed by another with If-Match.
+   * `done` (201 for create and publish, 200 for an edit), or 202 while publishing;
+   * 202 with only the id when the write is recorded but cannot be shown yet.
+   * Every 202 carries the post's Location. The ETag is the version of the post shown, as GET
+   * gives it: an edit can be followed by another with If-Match.
    */
   private async run<N extends PostAnsweringCommand>(name: N, workspaceId: string, command: CommandPayload<N>, requestId: string | undefined, reply: FastifyReply, done: 200 | 201) {
     const result = await this.commands.request(name, command, requestId ?? randomUUID());
     if (result.replayed) void reply.header('idempotent-replayed', 'true');
-    const { publishing, body, version } = await this.answers.answer(workspaceId, result);
-    void reply.header('etag', etagOf(version));
-    void reply.status(publishing ? 202 : done);
-    return body;
+    const answer = await this.answers.answer(workspaceId, result);
+    const accepted = answer.kind === 'recorded' || answer.publishing;
+    if (accepted) void reply.header('location', postLocation(result.postId));
+    if (answer.kind === 'shown') void reply.header('etag', etagOf(answer.version));
+    void reply.status(accepted ? 202 : done);
+    return answer.body;
   }
 
   @Post()
@@ -70,7 +75,7 @@ export class PostsController {
   })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1–255 characters: a retry with the same key and body answers what the first answered (header Idempotent-Replayed: true) and creates nothing' })
   @ApiPostAnswer(201)
-  @ApiStillPublishing()
+  @ApiPostAccepted(true)
   @ApiErrors(...OPERATION_ERRORS.createPost)
   async create(
     @Principal() principal: KeyPrincipal,
@@ -78,7 +83,7 @@ export class PostsController {
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Headers('x-request-id') requestId: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<CreatePostResponse> {
+  ): Promise<CreatePostResponse | PostRecordedResponse> {
     if (idempotencyKey !== undefined && (idempotencyKey.trim() === '' || idempotencyKey.length > 255)) {
       throw new DomainError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 characters');
     }
@@ -92,14 +97,14 @@ export class PostsController {
   @ApiOperation({ summary: 'Publish a draft, or a scheduled post ahead of its time, to all its accounts' })
   @ApiPostId()
   @ApiPostAnswer(201)
-  @ApiStillPublishing()
+  @ApiPostAccepted(true)
   @ApiErrors(...OPERATION_ERRORS.publishPost)
   async publish(
     @Principal() principal: KeyPrincipal,
     @Param('id', postId()) id: string,
     @Headers('x-request-id') requestId: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<CreatePostResponse> {
+  ): Promise<CreatePostResponse | PostRecordedResponse> {
     const command: PublishPostCommand = { workspaceId: principal.workspaceId, postId: id };
     return this.run('posts.publish', principal.workspaceId, command, requestId, reply, 201);
   }
@@ -110,14 +115,14 @@ export class PostsController {
   @ApiOperation({ summary: 'Publish a partial or failed post again to the accounts that failed', description: 'Never to an account that succeeded.' })
   @ApiPostId()
   @ApiPostAnswer(201)
-  @ApiStillPublishing()
+  @ApiPostAccepted(true)
   @ApiErrors(...OPERATION_ERRORS.retryPost)
   async retry(
     @Principal() principal: KeyPrincipal,
     @Param('id', postId()) id: string,
     @Headers('x-request-id') requestId: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<CreatePostResponse> {
+  ): Promise<CreatePostResponse | PostRecordedResponse> {
     const command: PublishPostCommand = { workspaceId: principal.workspaceId, postId: id };
     return this.run('posts.retry', principal.workspaceId, command, requestId, reply, 201);
   }
@@ -156,6 +161,7 @@ export class PostsController {
   @ApiPostId()
   @ApiIfMatch()
   @ApiPostAnswer(200)
+  @ApiPostAccepted(false)
   @ApiErrors(...OPERATION_ERRORS.editPost)
   async edit(
     @Principal() principal: KeyPrincipal,
@@ -164,7 +170,7 @@ export class PostsController {
     @Headers('if-match') ifMatch: string | undefined,
     @Headers('x-request-id') requestId: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<CreatePostResponse> {
+  ): Promise<CreatePostResponse | PostRecordedResponse> {
     const command: EditPostCommand = { workspaceId: principal.workspaceId, postId: id, changes: toEditPostBody(dto), expectedVersion: parseIfMatch(ifMatch) };
     return this.run('posts.edit', principal.workspaceId, command, requestId, reply, 200);
   }
@@ -177,15 +183,18 @@ export class PostsController {
   @ApiPostId()
   @ApiIfMatch()
   @ApiNoContentResponse({ description: 'deleted' })
+  @ApiAcceptedResponse({ description: 'deleted (recorded), but the list may still show the post for a moment: the read model did not catch up within PROJECTION_WAIT_MS' })
   @ApiErrors(...OPERATION_ERRORS.deletePost)
   async delete(
     @Principal() principal: KeyPrincipal,
     @Param('id', postId()) id: string,
     @Headers('if-match') ifMatch: string | undefined,
     @Headers('x-request-id') requestId: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<void> {
     const command: DeletePostCommand = { workspaceId: principal.workspaceId, postId: id, expectedVersion: parseIfMatch(ifMatch) };
     const result = await this.commands.request('posts.delete', command, requestId ?? randomUUID());
-    await this.answers.settle(result);
+    // Recorded: 204 once the list no longer shows the post; 202 if it may still for a moment (never an error).
+    if (!(await this.answers.settle(result))) void reply.status(202);
   }
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CreatePostResponse, LIMITS, PlatformOptions, PLATFORMS, POST_STATUSES, PostDetail, PostListItem, PostOverrides, PostStatus, PublishResult, ResolvedAccountEcho, ThreadPartResult, FirstCommentResult } from '@app/contracts';
+import { CreatePostResponse, LIMITS, PlatformOptions, PLATFORMS, POST_STATUSES, PostDetail, PostListItem, PostOverrides, PostRecordedResponse, PostStatus, PublishResult, ResolvedAccountEcho, ThreadPartResult, FirstCommentResult } from '@app/contracts';
 import { POST_FIELDS } from '../post-fields';
 import { NextCursorProperty } from './list-page.schema';
 
@@ -67,6 +67,15 @@ export class CreatePostResponseSchema implements CreatePostResponse {
   @ApiProperty({ type: [PublishResultSchema], description: 'one entry per targeted account once published; empty for a draft or a scheduled post' })
   results!: PublishResultSchema[];
   @ApiProperty({ description: 'human-readable summary of the outcome' }) note!: string;
+}
+
+export class RecordedPostSchema {
+  @ApiProperty({ format: 'uuid', description: 'the post id; the Location header is its url' }) id!: string;
+}
+
+export class PostRecordedResponseSchema implements PostRecordedResponse {
+  @ApiProperty({ type: RecordedPostSchema }) post!: RecordedPostSchema;
+  @ApiProperty({ description: 'why only the id: the write is recorded, the read model does not show it yet' }) note!: string;
 }
 
 export class PostListItemSchema implements PostListItem {
