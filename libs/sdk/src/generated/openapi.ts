@@ -2265,6 +2265,18 @@ export interface components {
         ErrorBodySchema: {
             error: components["schemas"]["ErrorSchema"];
         };
+        RecordedPostSchema: {
+            /**
+             * Format: uuid
+             * @description the post id; the Location header is its url
+             */
+            id: string;
+        };
+        PostRecordedResponseSchema: {
+            post: components["schemas"]["RecordedPostSchema"];
+            /** @description why only the id: the write is recorded, the read model does not show it yet */
+            note: string;
+        };
         CreatePostDto: {
             /** @description Up to 10,000 characters (Unicode code points). Required unless mediaUrls is given, or overrides give every account content. */
             content?: string | null;
@@ -3243,7 +3255,7 @@ export interface operations {
             /**
              * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
              *
-             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...).
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              */
             400: {
                 headers: {
@@ -3410,9 +3422,11 @@ export interface operations {
                     "application/json": components["schemas"]["CreatePostResponseSchema"];
                 };
             };
-            /** @description status publishing: the outcome took longer than PUBLISH_WAIT_MS; GET the post later */
+            /** @description status publishing: the outcome took longer than PUBLISH_WAIT_MS; GET the post later. Or the write is recorded but the read model does not show it within PROJECTION_WAIT_MS (or could not be read): {post: {id}, note}; GET the Location in a moment */
             202: {
                 headers: {
+                    /** @description the post: /api/v1/posts/{id} */
+                    Location?: string;
                     /** @description the version of the post shown, quoted (e.g. "3"): send it as If-Match to edit or delete it */
                     ETag?: string;
                     [name: string]: unknown;
@@ -3445,7 +3459,7 @@ export interface operations {
                      *       "note": "Publishing to 2 accounts; 0 done so far. GET /api/v1/posts/0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11 shows the outcome."
                      *     }
                      */
-                    "application/json": components["schemas"]["CreatePostResponseSchema"];
+                    "application/json": components["schemas"]["CreatePostResponseSchema"] | components["schemas"]["PostRecordedResponseSchema"];
                 };
             };
             /**
@@ -3688,9 +3702,11 @@ export interface operations {
                     "application/json": components["schemas"]["CreatePostResponseSchema"];
                 };
             };
-            /** @description status publishing: the outcome took longer than PUBLISH_WAIT_MS; GET the post later */
+            /** @description status publishing: the outcome took longer than PUBLISH_WAIT_MS; GET the post later. Or the write is recorded but the read model does not show it within PROJECTION_WAIT_MS (or could not be read): {post: {id}, note}; GET the Location in a moment */
             202: {
                 headers: {
+                    /** @description the post: /api/v1/posts/{id} */
+                    Location?: string;
                     /** @description the version of the post shown, quoted (e.g. "3"): send it as If-Match to edit or delete it */
                     ETag?: string;
                     [name: string]: unknown;
@@ -3723,11 +3739,13 @@ export interface operations {
                      *       "note": "Publishing to 2 accounts; 0 done so far. GET /api/v1/posts/0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11 shows the outcome."
                      *     }
                      */
-                    "application/json": components["schemas"]["CreatePostResponseSchema"];
+                    "application/json": components["schemas"]["CreatePostResponseSchema"] | components["schemas"]["PostRecordedResponseSchema"];
                 };
             };
             /**
              * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              *
              *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
              *
@@ -3921,9 +3939,11 @@ export interface operations {
                     "application/json": components["schemas"]["CreatePostResponseSchema"];
                 };
             };
-            /** @description status publishing: the outcome took longer than PUBLISH_WAIT_MS; GET the post later */
+            /** @description status publishing: the outcome took longer than PUBLISH_WAIT_MS; GET the post later. Or the write is recorded but the read model does not show it within PROJECTION_WAIT_MS (or could not be read): {post: {id}, note}; GET the Location in a moment */
             202: {
                 headers: {
+                    /** @description the post: /api/v1/posts/{id} */
+                    Location?: string;
                     /** @description the version of the post shown, quoted (e.g. "3"): send it as If-Match to edit or delete it */
                     ETag?: string;
                     [name: string]: unknown;
@@ -3956,11 +3976,13 @@ export interface operations {
                      *       "note": "Publishing to 2 accounts; 0 done so far. GET /api/v1/posts/0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11 shows the outcome."
                      *     }
                      */
-                    "application/json": components["schemas"]["CreatePostResponseSchema"];
+                    "application/json": components["schemas"]["CreatePostResponseSchema"] | components["schemas"]["PostRecordedResponseSchema"];
                 };
             };
             /**
              * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              *
              *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
              *
@@ -4159,7 +4181,11 @@ export interface operations {
                     "application/json": components["schemas"]["PostDetailEnvelopeSchema"];
                 };
             };
-            /** @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed. */
+            /**
+             * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4268,6 +4294,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description deleted (recorded), but the list may still show the post for a moment: the read model did not catch up within PROJECTION_WAIT_MS */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description deleted */
             204: {
                 headers: {
@@ -4277,6 +4310,8 @@ export interface operations {
             };
             /**
              * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              *
              *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
              *
@@ -4476,8 +4511,29 @@ export interface operations {
                     "application/json": components["schemas"]["CreatePostResponseSchema"];
                 };
             };
+            /** @description the write is recorded but the read model does not show it within PROJECTION_WAIT_MS (or could not be read): {post: {id}, note}; GET the Location in a moment */
+            202: {
+                headers: {
+                    /** @description the post: /api/v1/posts/{id} */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "post": {
+                     *         "id": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11"
+                     *       },
+                     *       "note": "recorded; not readable yet: GET /api/v1/posts/0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11 in a moment"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PostRecordedResponseSchema"];
+                };
+            };
             /**
              * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              *
              *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
              *
@@ -5139,7 +5195,7 @@ export interface operations {
             /**
              * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
              *
-             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...).
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              *
              *     `connect_state_invalid`: The sign-in callback's state is unknown, forged, already used or expired: start the connection again.
              */
@@ -5408,6 +5464,8 @@ export interface operations {
              *
              *     `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
              *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
+             *
              *     `account_needs_reauth`: publishNow names an account that needs re-authorisation (its platform refused its credential); connect it again first. Drafts and scheduled posts may name it.
              *
              *     `account_disconnected`: An account reference names a disconnected account.
@@ -5565,6 +5623,8 @@ export interface operations {
              * @description `unknown_query_parameter`: The query string has a parameter the operation does not take (details.field, details.suggestion the closest one it takes, details.allowed all of them); nothing was done.
              *
              *     `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              *
              *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
              *
@@ -5742,7 +5802,7 @@ export interface operations {
             /**
              * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
              *
-             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...).
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              */
             400: {
                 headers: {
@@ -6084,6 +6144,8 @@ export interface operations {
             };
             /**
              * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              *
              *     `unknown_platform`: A platforms entry is not a platform identifier this service knows.
              */
@@ -6581,6 +6643,8 @@ export interface operations {
             };
             /**
              * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              *
              *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
              *
@@ -7265,6 +7329,8 @@ export interface operations {
              * @description `unknown_query_parameter`: The query string has a parameter the operation does not take (details.field, details.suggestion the closest one it takes, details.allowed all of them); nothing was done.
              *
              *     `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              */
             400: {
                 headers: {
@@ -7378,6 +7444,8 @@ export interface operations {
              * @description `unknown_query_parameter`: The query string has a parameter the operation does not take (details.field, details.suggestion the closest one it takes, details.allowed all of them); nothing was done.
              *
              *     `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              *
              *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
              *
@@ -7540,6 +7608,8 @@ export interface operations {
              * @description `unknown_query_parameter`: The query string has a parameter the operation does not take (details.field, details.suggestion the closest one it takes, details.allowed all of them); nothing was done.
              *
              *     `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              *
              *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
              *
@@ -7704,6 +7774,8 @@ export interface operations {
              *
              *     `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
              *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
+             *
              *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
              *
              *     `invalid_body`: The body is not JSON of the expected shape (a field has the wrong type).
@@ -7845,6 +7917,8 @@ export interface operations {
              * @description `unknown_query_parameter`: The query string has a parameter the operation does not take (details.field, details.suggestion the closest one it takes, details.allowed all of them); nothing was done.
              *
              *     `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              *
              *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
              *
@@ -8018,7 +8092,7 @@ export interface operations {
              *
              *     `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
              *
-             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...).
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              */
             400: {
                 headers: {
@@ -8133,6 +8207,8 @@ export interface operations {
              * @description `unknown_query_parameter`: The query string has a parameter the operation does not take (details.field, details.suggestion the closest one it takes, details.allowed all of them); nothing was done.
              *
              *     `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              *
              *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
              *
@@ -8295,6 +8371,8 @@ export interface operations {
              * @description `unknown_query_parameter`: The query string has a parameter the operation does not take (details.field, details.suggestion the closest one it takes, details.allowed all of them); nothing was done.
              *
              *     `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
              *
              *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
              *
