@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   tomorrow.setUTCHours(9, 0, 0, 0);
   // Your own Idempotency-Key (e.g. your job's id) makes a re-run of this script answer the first post instead of a second one.
   const { post } = await social.posts.create({ content: 'See you at nine', platforms: ['mastodon', 'bluesky'], scheduledAt: tomorrow.toISOString() }, { idempotencyKey: `newsletter-${tomorrow.toISOString().slice(0, 10)}` });
-  console.log(`scheduled ${post.id} for ${post.scheduledAt}`);
+  console.log(`scheduled ${post.id} for ${tomorrow.toISOString()}`);
   for await (const scheduled of social.posts.iterate({ status: 'scheduled', limit: 50 })) console.log(`${scheduled.scheduledAt}  ${scheduled.id}  ${scheduled.content}`);
 }
 

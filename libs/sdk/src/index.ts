@@ -5,7 +5,7 @@
  * retries that honour Retry-After, typed errors by code, webhook verification.
  * It imports nothing of the service: only its generated code and its own.
  */
-export { SocialClient, SocialClientOptions, Schemas, QueryOf, answerOf } from './social-client';
+export { SocialClient, SocialClientOptions, Schemas, QueryOf, answerOf, isComplete } from './social-client';
 export { SocialApiError, isSocialApiError, ApiErrorCode, ApiErrorBody, SdkErrorCode, retryAfterSecondsOf } from './api-error';
 export { RetryOptions, retryingFetch } from './retrying-fetch';
 export { pagesOf, itemsOf, Page } from './pages';

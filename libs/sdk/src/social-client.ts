@@ -40,6 +40,14 @@ const idempotencyKeys: Middleware = {
 };
 
 /**
+ * Whether a create, publish or retry answer is the whole one ({post, accounts, results, note}),
+ * not a 202 with only {post: {id}, note}: recorded, not readable yet (GET the post in a moment).
+ */
+export function isComplete<A extends object>(answer: A): answer is Extract<A, { accounts: unknown }> {
+  return 'accounts' in answer;
+}
+
+/**
  * The answer of a call made with `client.api`, or the SocialApiError it
  * answered with: `await answerOf(client.api.GET('/api/v1/me'))`.
  */
@@ -93,9 +101,10 @@ export class SocialClient {
     /**
      * A draft, a scheduled post (scheduledAt) or one published now (publishNow:
      * the answer has one result per account). Sent with an Idempotency-Key (a
-     * new one per call unless given), so it is retried safely.
+     * new one per call unless given), so it is retried safely. A 202 may carry
+     * only {post: {id}, note} (recorded, not yet readable): see isComplete.
      */
-    create: (body: Schemas['CreatePostDto'], options: { idempotencyKey?: string } = {}): Promise<Schemas['CreatePostResponseSchema']> =>
+    create: (body: Schemas['CreatePostDto'], options: { idempotencyKey?: string } = {}) =>
       answerOf(this.api.POST('/api/v1/posts', { body, params: { header: options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {} } })),
     /** One page of posts, newest first (scope read). */
     list: (query: QueryOf<'/api/v1/posts'> = {}): Promise<Schemas['PostListSchema']> => answerOf(this.api.GET('/api/v1/posts', { params: { query } })),
