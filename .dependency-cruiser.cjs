@@ -48,6 +48,20 @@ module.exports = {
       to: { path: '^(apps|libs|tools)/', pathNot: '^libs/contracts/' },
     },
     {
+      name: 'sdk-imports-nothing-of-ours',
+      comment: 'libs/sdk is the public client, published on its own: its generated code and its own, nothing of the service (it knows the API only through the OpenAPI document).',
+      severity: 'error',
+      from: { path: '^libs/sdk/' },
+      to: { path: '^(apps|libs|tools)/', pathNot: '^libs/sdk/' },
+    },
+    {
+      name: 'mcp-reaches-the-api-only-through-the-sdk',
+      comment: 'libs/mcp holds no domain rule and reaches no store: its tools call the public API through libs/sdk, and it imports nothing else of ours.',
+      severity: 'error',
+      from: { path: '^libs/mcp/' },
+      to: { path: '^(apps|libs|tools)/', pathNot: '^libs/(mcp|sdk)/' },
+    },
+    {
       name: 'gateway-never-reaches-the-event-store',
       comment: 'The gateway reads the read models and sends commands; it never loads event storage or the relay (positions come from libs/contracts).',
       severity: 'error',

@@ -16,7 +16,7 @@ const RULE_NAMES: string[] = (require(CONFIG) as { forbidden: { name: string }[]
 
 type Tree = Record<string, string>;
 
-const LIBS = ['contracts', 'config', 'event-store', 'platforms', 'read-models', 'classification', 'messaging', 'webhooks', 'health', 'platform-sandbox'];
+const LIBS = ['contracts', 'config', 'event-store', 'platforms', 'read-models', 'classification', 'messaging', 'webhooks', 'health', 'platform-sandbox', 'sdk', 'mcp'];
 
 const TSCONFIG = JSON.stringify({
   compilerOptions: {
@@ -41,6 +41,10 @@ const ALLOWED: Tree = {
   'libs/health/src/index.ts': "import { bus } from '@app/messaging';\nexport const ready = bus;\n",
   'libs/platform-sandbox/src/index.ts': "import { POSITION } from '@app/contracts';\nexport const sandbox = POSITION;\n",
   'apps/platform-sandbox/src/main.ts': "import { sandbox } from '@app/platform-sandbox';\nexport const main = sandbox;\n",
+  // The SDK stands alone; the MCP server reaches the API through it only; the gateway hosts the MCP server.
+  'libs/sdk/src/index.ts': 'export const client = 1;\n',
+  'libs/mcp/src/index.ts': "import { client } from '@app/sdk';\nexport const tools = client;\n",
+  'apps/gateway/src/mcp.ts': "import { tools } from '@app/mcp';\nexport const mcp = tools;\n",
   'apps/gateway/src/main.ts':
     "import { view } from '@app/read-models';\nimport { settings } from '@app/config';\nimport { endpoints } from '@app/webhooks/stores';\nexport const gateway = [view, settings, endpoints];\n",
   'apps/posts/src/main.ts': "import { store } from '@app/event-store';\nexport const posts = store;\n",
@@ -64,6 +68,9 @@ const BROKEN: Tree = {
   // health -> messaging -> apps/posts -> event-store is already there; event-store -> health closes a lib cycle through deep files only.
   'libs/event-store/src/index.ts': "import { POSITION } from '@app/contracts';\nimport { probe } from '@app/health/probe';\nexport const store = [POSITION, probe];\n",
   'libs/health/src/probe.ts': 'export const probe = 1;\n',
+  // The SDK importing a lib of the service; the MCP server reaching past the SDK into a read model.
+  'libs/sdk/src/index.ts': "import { POSITION } from '@app/contracts';\nexport const client = POSITION;\n",
+  'libs/mcp/src/index.ts': "import { client } from '@app/sdk';\nimport { view } from '@app/read-models';\nexport const tools = [client, view];\n",
   // A service that loads the sandbox.
   'apps/posts/src/sandboxed.ts': "import { sandbox } from '@app/platform-sandbox';\nexport const sandboxed = sandbox;\n",
   'libs/health/src/index.ts': "import { bus } from '@app/messaging';\nimport { store } from '@app/event-store/index';\nexport const ready = [bus, store];\n",

@@ -19,6 +19,7 @@ import { ApiKeyGuard } from './auth/api-key.guard';
 import { KeyAuthenticator } from './auth/key-authenticator';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { RequestBounds } from './http/request-bounds';
+import { McpModule } from './mcp/mcp.module';
 import { MeController } from './me/me.controller';
 import { StorablePathParams } from './validation/storable-path-params';
 import { PostAnswers } from './posts/post-answers';
@@ -38,7 +39,7 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, AccountsModule, WebhookStoresModule, HealthModule, ObservabilityModule],
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, AccountsModule, WebhookStoresModule, HealthModule, ObservabilityModule, McpModule],
       controllers: [MeController, PostsController, AccountsController, CommentsController, MetaWebhookController, WebhooksController, ConnectLinksController, ConnectPageController],
       providers: [
         KeyAuthenticator,

@@ -27,6 +27,7 @@ export const RESOURCE_TAGS: Array<{ name: string; description: string }> = [
   { name: 'comments', description: 'Comments under published posts, classified; reply, hide and unhide.' },
   { name: 'webhooks', description: 'Endpoints of yours that receive signed events (Standard Webhooks), their deliveries, replays.' },
   { name: 'connect page', description: 'The hosted page a connect link opens for your end users (no key: the signed link is the credential); HTML for browsers, the error body for other clients.' },
+  { name: 'mcp', description: 'The MCP server (Model Context Protocol) for AI agents: tools that call this API with the caller\'s key.' },
   { name: 'platform webhooks', description: 'What the platforms call (Meta), signed by them: not for API clients.' },
   { name: 'health', description: 'Liveness and readiness probes (no key).' },
   { name: 'metrics', description: 'Prometheus metrics (no key).' },

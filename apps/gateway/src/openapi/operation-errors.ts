@@ -66,6 +66,8 @@ const OPERATION_RULE_ERRORS = {
   listPosts: ['invalid_query'],
   // Any valid key, not counted: neither insufficient_scope nor rate_limited, unlike the other operations behind the key.
   me: ['unauthenticated', 'unknown_query_parameter', 'internal_error', 'service_unavailable'],
+  // Any valid key, not counted (its tools' API calls are, and answer their refusals inside the MCP result).
+  mcp: ['unauthenticated', 'unknown_query_parameter', 'internal_error', 'service_unavailable', 'unsupported_media_type', 'payload_too_large', 'invalid_body'],
   getPost: ['not_found'],
   publishPost: [...BODY_ERRORS, 'not_found', 'post_not_publishable'],
   retryPost: [...BODY_ERRORS, 'not_found', 'post_not_retryable'],

@@ -181,6 +181,19 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   },
   ConnectPageController_start: { request: { platform: 'mastodon', instanceUrl: 'https://mastodon.social' }, responses: {} },
   ConnectPageController_appPassword: { request: { handle: 'demo.bsky.social', appPassword: 'abcd-efgh-ijkl-mnop' }, responses: {} },
+  McpController_handle: {
+    request: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_accounts', arguments: {} } },
+    responses: {
+      200: {
+        jsonrpc: '2.0',
+        id: 2,
+        result: {
+          content: [{ type: 'text', text: '{"accounts":[]}' }],
+          structuredContent: { accounts: [] },
+        },
+      },
+    },
+  },
   MeController_me: {
     responses: {
       200: {
