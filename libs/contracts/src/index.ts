@@ -25,3 +25,5 @@ export * from './storable-text';
 export * from './webhooks';
 export * from './position';
 export * from './me-api';
+export * from './queue-events';
+export * from './queue-api';
