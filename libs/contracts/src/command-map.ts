@@ -1,6 +1,7 @@
 import type { BoardsReply, ListBoardsCommand } from './account-boards';
 import type { AccountView, CompleteConnectCommand, ConnectCallbackCommand, ConnectCallbackReply, ConnectedAccountsReply, ConnectWithCredentialsCommand, DisconnectAccountCommand, RequireReauthCommand, StartConnectCommand, StartConnectReply } from './account-api';
 import type { ErrorBody } from './error-codes';
+import type { SetPostingScheduleCommand, SetPostingScheduleReply } from './queue-api';
 import type {
   DeleteCommentReplyCommand,
   DeleteCommentReplyReply,
@@ -67,6 +68,7 @@ export interface CommandMap {
   'posts.record-account-outcome': { payload: RecordAccountOutcomeCommand; reply: RecordAccountOutcomeReply };
   'posts.record-first-comment': { payload: RecordFirstCommentCommand; reply: RecordFirstCommentReply };
   'posts.get-publication': { payload: GetPublicationCommand; reply: PublicationState };
+  'queues.set-schedule': { payload: SetPostingScheduleCommand; reply: SetPostingScheduleReply };
   'comments.ingest-webhook': { payload: IngestWebhookCommentsCommand; reply: IngestCommentsReply };
   'comments.reply': { payload: ReplyToCommentCommand; reply: ReplyToCommentReply };
   'comments.hide': { payload: ModerateCommentCommand; reply: ModerateCommentReply };

@@ -7,12 +7,12 @@ export const CALENDAR_MAX_DAYS = 62;
 /** Slots of one weekly schedule (seven days of 24 hourly slots is far below it). */
 export const SCHEDULE_MAX_SLOTS = 200;
 
-/** PUT /api/v1/accounts/:id/schedule, as the posts service receives it (days already normalised). */
+/** PUT /api/v1/accounts/:id/schedule, as the posts service receives it (days as the request wrote them: the decider reads them). */
 export interface SetPostingScheduleCommand {
   workspaceId: string;
   accountId: string;
   timezone: string;
-  slots: QueueSlotData[];
+  slots: Array<{ day: string; time: string }>;
 }
 
 /** An account's schedule as GET /api/v1/accounts/:id/schedule shows it. */
