@@ -97,3 +97,8 @@ export function localDays(from: Date, to: Date, zone: string): Array<{ date: str
   }
   return days;
 }
+
+/** An instant as its wall-clock time in `zone`, with the offset (2026-03-29T03:30:00.000+02:00). */
+export function wallClock(instant: Date, zone: string): string {
+  return DateTime.fromJSDate(instant, { zone }).toISO()!;
+}
