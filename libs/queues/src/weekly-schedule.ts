@@ -102,3 +102,18 @@ export function localDays(from: Date, to: Date, zone: string): Array<{ date: str
 export function wallClock(instant: Date, zone: string): string {
   return DateTime.fromJSDate(instant, { zone }).toISO()!;
 }
+
+const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The instants from the start of local date `from` to the end of local date `to` (both included)
+ * in `zone`, and how many days that is; null when a date is not a real YYYY-MM-DD date.
+ */
+export function localDateRange(from: string, to: string, zone: string): { start: Date; end: Date; days: number } | null {
+  if (!CALENDAR_DATE.test(from) || !CALENDAR_DATE.test(to)) return null;
+  const start = DateTime.fromISO(from, { zone });
+  const last = DateTime.fromISO(to, { zone });
+  if (!start.isValid || !last.isValid) return null;
+  const end = last.plus({ days: 1 }).startOf('day');
+  return { start: start.toJSDate(), end: end.toJSDate(), days: Math.round(end.diff(start.startOf('day'), 'days').days) };
+}
