@@ -19,16 +19,18 @@ export class PostingScheduleEnvelopeSchema {
   @ApiProperty({ type: PostingScheduleSchema }) schedule!: PostingScheduleSchema;
 }
 
-class QueuedPostSchema {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ enum: POST_STATUSES }) status!: string;
-  @ApiProperty({ description: 'the first 500 characters of the content' }) content!: string;
-}
-
 class QueueSlotSchema {
   @ApiProperty({ type: 'string', format: 'date-time', description: 'the slot as an instant (UTC)' }) slotAt!: string;
   @ApiProperty({ description: "the slot's wall-clock time in the schedule's zone, with its offset" }) localTime!: string;
-  @ApiProperty({ type: QueuedPostSchema, nullable: true, description: 'the post that holds it; null: free' }) post!: QueuedPostSchema | null;
+  // Inline: OpenAPI 3.0 has no nullable reference.
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    description: 'the post that holds it; null: free',
+    required: ['id', 'status', 'content'],
+    properties: { id: { type: 'string', format: 'uuid' }, status: { type: 'string', enum: [...POST_STATUSES] }, content: { type: 'string', description: 'the first 500 characters of the content' } },
+  })
+  post!: { id: string; status: string; content: string } | null;
 }
 
 export class QueueSchema {
