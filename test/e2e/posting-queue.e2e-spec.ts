@@ -14,9 +14,9 @@ describe('posting queue', () => {
   const accountIds: Record<string, string> = {};
 
   beforeAll(async () => {
-    stack = await TestStack.start({ apps: ['projector', 'posts', 'gateway'], overrides: { now: () => clock } });
+    stack = await TestStack.start({ apps: ['projector', 'posts', 'gateway'], overrides: { now: () => clock, publishWaitMs: 200 } });
     ({ key, workspaceId } = await stack.workspace(['read', 'write', 'publish']));
-    for (const handle of ['@berlin', '@newyork', '@utc', '@noqueue', '@busy', '@pair']) accountIds[handle] = (await stack.connect(workspaceId, 'x', handle)).id;
+    for (const handle of ['@berlin', '@newyork', '@utc', '@noqueue', '@busy', '@pair', '@early']) accountIds[handle] = (await stack.connect(workspaceId, 'x', handle)).id;
   });
   afterAll(() => stack.stop());
 
@@ -101,6 +101,25 @@ describe('posting queue', () => {
       // Unscheduling (a draft again) frees it too.
       expect((await stack.request('PATCH', `/api/v1/posts/${c.id}`, { key, body: { scheduledAt: null } })).body.post.status).toBe('draft');
       expect((await queueOf('@busy', 1)).body.slots[0]).toMatchObject({ slotAt: '2030-06-04T10:00:00.000Z', post: null });
+    });
+
+    it('frees the slot of a queued post published ahead of it, and a retry with the same Idempotency-Key claims nothing more', async () => {
+      clock = new Date('2030-06-03T06:00:00Z');
+      await setSchedule('@early', { timezone: 'UTC', slots: [{ day: 'thu', time: '10:00' }] });
+      const body = { content: 'once', accounts: ['x:@early'], queue: true };
+      const first = await stack.request('POST', '/api/v1/posts', { key, body, headers: { 'idempotency-key': 'queue-once' } });
+      expect(first.body.post.scheduledAt).toBe('2030-06-06T10:00:00.000Z');
+      const events = await stack.eventCount();
+      const again = await stack.request('POST', '/api/v1/posts', { key, body, headers: { 'idempotency-key': 'queue-once' } });
+      expect(again.status).toBe(201);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body.post).toMatchObject({ id: first.body.post.id, scheduledAt: '2030-06-06T10:00:00.000Z' });
+      expect(await stack.eventCount()).toBe(events);
+      // Published now (no publisher runs here: it stays publishing), the slot is free for the next post.
+      const published = await stack.request('POST', `/api/v1/posts/${first.body.post.id}/publish`, { key });
+      expect([201, 202]).toContain(published.status);
+      expect((await queueOf('@early', 1)).body.slots[0]).toMatchObject({ slotAt: '2030-06-06T10:00:00.000Z', post: null });
+      expect((await queuePost(['x:@early'])).body.post.scheduledAt).toBe('2030-06-06T10:00:00.000Z');
     });
 
     it('finds the first instant free on every account, across time zones', async () => {
