@@ -63,16 +63,17 @@ export class CreatePostHandler {
     });
     // queue: true — the time comes from the accounts' posting queues (queue/queue-placement.ts).
     const queuedAt = await this.placeInQueue(command, postId, key !== null, () => resolveAccountRefs(command.body, workspaceAccounts), build, requestId);
-    const run = () =>
-      this.runner.run(postId, { workspaceId: command.workspaceId }, (state, now) => build(state, now, queuedAt?.slotAt ?? command.body.scheduledAt), requestId, {
+    const result = await this.runner
+      .run(postId, { workspaceId: command.workspaceId }, (state, now) => build(state, now, queuedAt?.slotAt ?? command.body.scheduledAt), requestId, {
         // Without a key the id is new (UUIDv7): nothing to read back.
         fresh: key === null,
+      })
+      .catch(async (error: unknown) => {
+        // Refused after its slots were claimed (a race on the same Idempotency-Key): give them back,
+        // unless the post exists — then the claims are the winner's, made under the same post id.
+        if (queuedAt && !(await this.runner.load(postId)).state.exists) await this.queue.release(postId, queuedAt.accountIds, requestId);
+        throw error;
       });
-    const result = await run().catch(async (error: unknown) => {
-      // The post was refused after its slots were claimed (a race on the same Idempotency-Key): give them back.
-      if (queuedAt) await this.queue.release(postId, queuedAt.accountIds, requestId);
-      throw error;
-    });
     return { postId, position: result.position!, replayed: result.events.length === 0 };
   }
 
