@@ -12,8 +12,8 @@ describe('calendar and the posts list by time', () => {
   const clock = new Date('2030-06-03T06:00:00Z'); // a Monday
 
   beforeAll(async () => {
-    stack = await TestStack.start({ apps: ['projector', 'posts', 'gateway'], overrides: { now: () => clock } });
-    const ws = await stack.workspace(['read', 'write']);
+    stack = await TestStack.start({ sandbox: true, overrides: { now: () => clock } });
+    const ws = await stack.workspace(['read', 'write', 'publish']);
     key = ws.key;
     accountId = (await stack.connect(ws.workspaceId, 'x', '@cal')).id;
   });
@@ -73,6 +73,19 @@ describe('calendar and the posts list by time', () => {
     const utc = await get('/api/v1/calendar', { from: '2030-06-03', to: '2030-06-05' });
     expect(utc.body.tz).toBe('UTC');
     expect(utc.body.days[0].posts.map((post: { id: string }) => post.id)).toEqual([queued.id]);
+  });
+
+  it('puts a published post on the day of its publication, in the calendar and in the list by time', async () => {
+    const published = await stack.request('POST', '/api/v1/posts', { key, body: { content: 'live now', accounts: ['x:@cal'], publishNow: true } });
+    expect(published.status).toBe(201);
+    expect(published.body.post.status).toBe('published');
+    const id = published.body.post.id as string;
+    const day = (await get('/api/v1/calendar', { from: '2030-06-03', to: '2030-06-03' })).body.days[0];
+    expect(day.posts).toContainEqual(expect.objectContaining({ id, status: 'published', scheduledAt: null, publishedAt: expect.stringMatching(/^2030-06-03T06:00:00/) }));
+    const listed = await get('/api/v1/posts', { from: '2030-06-03T00:00:00Z', to: '2030-06-04T00:00:00Z' });
+    expect(listed.body.posts.map((post: { id: string }) => post.id)).toContain(id);
+    const before = await get('/api/v1/posts', { to: '2030-06-03T00:00:00Z' });
+    expect(before.body.posts.map((post: { id: string }) => post.id)).not.toContain(id);
   });
 
   it.each([
