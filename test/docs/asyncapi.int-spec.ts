@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { connect, JSONCodec, Msg, NatsConnection } from 'nats';
-import { AccountEventType, CommentEventType, EventEnvelope, Platform, PostEventType, Subjects } from '@app/contracts';
+import { AccountEventType, CommentEventType, EventEnvelope, Platform, PostEventType, QueueEventType, Subjects } from '@app/contracts';
 import { TEST_NATS_URL, until } from '@app/testing';
 import { buildAsyncApiDocument } from '../../apps/gateway/src/openapi/asyncapi/asyncapi-document';
 import { DOCUMENT_FILES, serialize } from '../../apps/gateway/src/openapi/write-documents';
@@ -19,6 +19,7 @@ const COMMENT_EVENT_TYPES: Record<CommentEventType, true> = {
   CommentReceived: true, CommentReplyStarted: true, CommentReplied: true, CommentHidden: true, CommentUnhidden: true, CommentReplyDeleted: true, CommentReclassified: true,
 };
 const ACCOUNT_EVENT_TYPES: Record<AccountEventType, true> = { AccountConnected: true, AccountReauthRequired: true, AccountDisconnected: true };
+const QUEUE_EVENT_TYPES: Record<QueueEventType, true> = { PostingScheduleSet: true, QueueSlotClaimed: true, QueueSlotReleased: true };
 
 type AsyncApi = { channels: Record<string, { address: string }>; components: { messages: Record<string, { payload: { $ref: string } }> } };
 
@@ -55,7 +56,8 @@ describe('AsyncAPI document', () => {
   });
 
   it('documents every event type of the contract unions, and nothing else', () => {
-    expect(Object.keys(committed.components.messages).sort()).toEqual([...Object.keys(POST_EVENT_TYPES), ...Object.keys(COMMENT_EVENT_TYPES), ...Object.keys(ACCOUNT_EVENT_TYPES)].sort());
+    expect(Object.keys(committed.components.messages).sort()).toEqual([...Object.keys(POST_EVENT_TYPES), ...Object.keys(COMMENT_EVENT_TYPES), ...Object.keys(ACCOUNT_EVENT_TYPES), ...Object.keys(QUEUE_EVENT_TYPES)].sort());
+    expect(committed.channels.QueueSlotClaimed.address).toBe('social.v1.queues.QueueSlotClaimed');
     expect(committed.channels.AccountReauthRequired.address).toBe('social.v1.accounts.AccountReauthRequired');
     expect(committed.channels.PostCreated.address).toBe('social.v1.posts.PostCreated');
     expect(committed.channels.CommentReplied.address).toBe('social.v1.comments.CommentReplied');
@@ -85,6 +87,19 @@ describe('AsyncAPI document', () => {
     expect((await stack.request('DELETE', `/api/v1/accounts/${id}`, { key })).status).toBe(200);
     const everyType = Object.keys(ACCOUNT_EVENT_TYPES);
     await until(() => everyType.every((type) => received.some((event) => event.payload.type === type && event.payload.streamId === `account-${id}`)), 15_000);
+    expectDocumented(everyType);
+  });
+
+  it('every queue event reaches a plain subscriber as documented: a schedule set, a slot claimed by a queued post, freed by its deletion', async () => {
+    const { key, workspaceId } = await stack.workspace(['read', 'write']);
+    const account = await stack.connect(workspaceId, 'mastodon' as Platform, `@queue${Math.random().toString(36).slice(2, 6)}`);
+    const schedule = await stack.request('PUT', `/api/v1/accounts/${account.id}/schedule`, { key, body: { timezone: 'Europe/Berlin', slots: [{ day: 'mon', time: '09:00' }] } });
+    expect(schedule.status).toBe(200);
+    const queued = await stack.request('POST', '/api/v1/posts', { key, body: { content: 'queued', accounts: [account.id], queue: true } });
+    expect(queued.status).toBe(201);
+    expect((await stack.request('DELETE', `/api/v1/posts/${queued.body.post.id}`, { key })).status).toBe(204);
+    const everyType = Object.keys(QUEUE_EVENT_TYPES);
+    await until(() => everyType.every((type) => received.some((event) => event.payload.type === type && event.payload.streamId === `queue-${account.id}`)), 15_000);
     expectDocumented(everyType);
   });
 

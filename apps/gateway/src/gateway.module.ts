@@ -6,7 +6,7 @@ import { DatabaseModule, PG_POOL } from '@app/database';
 import { HealthModule } from '@app/health';
 import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
-import { COMMENT_VIEWS_PROJECTION, COMMENT_VIEWS_WAITER, CommentViewsReader, POST_VIEWS_PROJECTION, PostViewsReader, ProjectionWaiter } from '@app/read-models';
+import { COMMENT_VIEWS_PROJECTION, COMMENT_VIEWS_WAITER, CommentViewsReader, POST_VIEWS_PROJECTION, PostViewsReader, ProjectionWaiter, QueueViewsReader } from '@app/read-models';
 import { AccountsModule } from '@app/accounts';
 import { WebhookStoresModule } from '@app/webhooks/stores';
 import { WorkspacesModule } from '@app/workspaces';
@@ -27,6 +27,8 @@ import { PostsController } from './posts/posts.controller';
 import { RATE_LIMIT_PROVIDERS } from './rate-limit/rate-limit.providers';
 import { RequestShapeInterceptor } from './validation/request-shape';
 import { WebhooksController } from './webhooks/webhooks.controller';
+import { CalendarController } from './calendar/calendar.controller';
+import { QueueController } from './queue/queue.controller';
 
 /** The HTTP API: keys and scopes, validation, commands out over NATS, lists from the read models. */
 @Module({})
@@ -40,7 +42,7 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
     return {
       module: GatewayModule,
       imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, AccountsModule, WebhookStoresModule, HealthModule, ObservabilityModule, McpModule],
-      controllers: [MeController, PostsController, AccountsController, CommentsController, MetaWebhookController, WebhooksController, ConnectLinksController, ConnectPageController],
+      controllers: [MeController, PostsController, AccountsController, QueueController, CalendarController, CommentsController, MetaWebhookController, WebhooksController, ConnectLinksController, ConnectPageController],
       providers: [
         KeyAuthenticator,
         PostAnswers,
@@ -52,6 +54,7 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: PostViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new PostViewsReader(pool) },
         { provide: CommentViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new CommentViewsReader(pool) },
+        { provide: QueueViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new QueueViewsReader(pool) },
         RequestBounds,
         StorablePathParams,
         {

@@ -7,6 +7,7 @@ import { EditPostHandler } from './edit-post/edit-post.handler';
 import { SchedulerCommandsHandler } from './scheduler-commands/scheduler-commands.handler';
 import { PublicationHandler } from './publish-post/publication.handler';
 import { PublishPostHandler } from './publish-post/publish-post.handler';
+import { SetScheduleHandler } from './queue/set-schedule.handler';
 
 /** Answers the posts commands on NATS, in the `posts` queue group shared by every replica. */
 @Injectable()
@@ -19,6 +20,7 @@ export class PostsCommandsServer extends CommandsServer {
     private readonly publication: PublicationHandler,
     private readonly editPost: EditPostHandler,
     private readonly schedulerCommands: SchedulerCommandsHandler,
+    private readonly setSchedule: SetScheduleHandler,
   ) {
     super(nc, subjects, 'posts');
   }
@@ -36,6 +38,7 @@ export class PostsCommandsServer extends CommandsServer {
       'posts.record-account-outcome': (payload, { requestId }) => this.publication.recordOutcome(payload, requestId),
       'posts.record-first-comment': (payload, { requestId }) => this.publication.recordFirstComment(payload, requestId),
       'posts.get-publication': (payload) => this.publication.get(payload),
+      'queues.set-schedule': (payload, { requestId }) => this.setSchedule.handle(payload, requestId),
     };
   }
 }

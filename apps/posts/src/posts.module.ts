@@ -13,6 +13,9 @@ import { PostCommandRunner } from './domain/post-command-runner';
 import { PublicationHandler } from './publish-post/publication.handler';
 import { PublishPostHandler } from './publish-post/publish-post.handler';
 import { PostsCommandsServer } from './posts-commands.server';
+import { QueueCommandRunner } from './queue/queue-command-runner';
+import { QueuePlacement } from './queue/queue-placement';
+import { SetScheduleHandler } from './queue/set-schedule.handler';
 
 /** The command side of posts: decides on post commands and appends their events. */
 @Module({})
@@ -21,7 +24,7 @@ export class PostsModule {
     return {
       module: PostsModule,
       imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, AccountsModule, HealthModule, ObservabilityModule],
-      providers: [PostCommandRunner, CreatePostHandler, PublishPostHandler, PublicationHandler, EditPostHandler, SchedulerCommandsHandler, PostsCommandsServer, readinessChecks(EventStoreReadiness)],
+      providers: [PostCommandRunner, QueueCommandRunner, QueuePlacement, SetScheduleHandler, CreatePostHandler, PublishPostHandler, PublicationHandler, EditPostHandler, SchedulerCommandsHandler, PostsCommandsServer, readinessChecks(EventStoreReadiness)],
     };
   }
 }

@@ -13,6 +13,7 @@ import type {
   StartConnectLinkSignInReply,
 } from './connect-links';
 import type { ErrorBody } from './error-codes';
+import type { SetPostingScheduleCommand, SetPostingScheduleReply } from './queue-api';
 import type {
   DeleteCommentReplyCommand,
   DeleteCommentReplyReply,
@@ -79,6 +80,7 @@ export interface CommandMap {
   'posts.record-account-outcome': { payload: RecordAccountOutcomeCommand; reply: RecordAccountOutcomeReply };
   'posts.record-first-comment': { payload: RecordFirstCommentCommand; reply: RecordFirstCommentReply };
   'posts.get-publication': { payload: GetPublicationCommand; reply: PublicationState };
+  'queues.set-schedule': { payload: SetPostingScheduleCommand; reply: SetPostingScheduleReply };
   'comments.ingest-webhook': { payload: IngestWebhookCommentsCommand; reply: IngestCommentsReply };
   'comments.reply': { payload: ReplyToCommentCommand; reply: ReplyToCommentReply };
   'comments.hide': { payload: ModerateCommentCommand; reply: ModerateCommentReply };

@@ -26,3 +26,5 @@ export * from './webhooks';
 export * from './position';
 export * from './me-api';
 export * from './connect-links';
+export * from './queue-events';
+export * from './queue-api';

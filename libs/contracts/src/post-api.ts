@@ -12,6 +12,8 @@ export interface CreatePostBody {
   platforms?: string[];
   scheduledAt?: string;
   publishNow?: boolean;
+  /** Schedule at the next slot free on every targeted account's posting schedule (instead of scheduledAt). */
+  queue?: boolean;
   mediaUrls?: string[];
   /** Alt text per media item, in the order of mediaUrls (null or "" for none); see AltTexts. */
   altText?: Array<string | null>;

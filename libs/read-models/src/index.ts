@@ -5,3 +5,4 @@ export * from './comment-views/comment-views';
 export * from './comment-views/comment-views.reader';
 export * from './projection-waiter';
 export * from './list-cursor';
+export * from './queue-views/queue-views.reader';

@@ -23,6 +23,8 @@ const DESCRIPTION = [
 export const RESOURCE_TAGS: Array<{ name: string; description: string }> = [
   { name: 'me', description: 'Who the calling key is: its workspace, scopes and rate-limit standing.' },
   { name: 'posts', description: 'Create, schedule, publish, edit and delete posts; each account\'s result.' },
+  { name: 'queue', description: "Posting queues: an account's weekly slots in its time zone, and the upcoming slots with the posts queued into them (POST /api/v1/posts with queue: true)." },
+  { name: 'calendar', description: 'Days of a range with their posts and the free queue slots, for a calendar view.' },
   { name: 'accounts', description: 'Connect social accounts (platform sign-in, or credentials obtained elsewhere), list them with their health, disconnect them.' },
   { name: 'comments', description: 'Comments under published posts, classified; reply, hide and unhide.' },
   { name: 'webhooks', description: 'Endpoints of yours that receive signed events (Standard Webhooks), their deliveries, replays.' },

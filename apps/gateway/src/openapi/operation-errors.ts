@@ -62,8 +62,23 @@ const PLATFORM_CALL_ERRORS: ErrorCode[] = ['platform_rejected', 'platform_outcom
 const VERSIONED_POST_ERRORS: ErrorCode[] = ['not_found', 'invalid_if_match', 'precondition_failed', 'post_not_editable'];
 
 const OPERATION_RULE_ERRORS = {
-  createPost: [...BODY_ERRORS, 'invalid_idempotency_key', 'idempotency_key_reused', ...POST_RULE_ERRORS, 'scheduled_and_publish_now', 'account_needs_reauth'],
+  createPost: [
+    ...BODY_ERRORS,
+    'invalid_idempotency_key',
+    'idempotency_key_reused',
+    ...POST_RULE_ERRORS,
+    'scheduled_and_publish_now',
+    'queue_and_scheduled_at',
+    'queue_and_publish_now',
+    'queue_schedule_missing',
+    'queue_full',
+    'account_needs_reauth',
+  ],
   listPosts: ['invalid_query'],
+  setSchedule: [...BODY_ERRORS, 'not_found', 'invalid_time_zone', 'invalid_schedule_slot'],
+  getSchedule: ['not_found'],
+  listQueue: ['invalid_query', 'not_found'],
+  calendar: ['invalid_query', 'invalid_time_zone', 'range_too_long'],
   // Any valid key, not counted: neither insufficient_scope nor rate_limited, unlike the other operations behind the key.
   me: ['unauthenticated', 'unknown_query_parameter', 'internal_error', 'service_unavailable'],
   // Any valid key, not counted (its tools' API calls are, and answer their refusals inside the MCP result).

@@ -1,5 +1,8 @@
 import type {
   AccountView,
+  CalendarDay,
+  PostingScheduleView,
+  QueueSlotView,
   BoardsReply,
   CommentListItem,
   CommentThread,
@@ -137,6 +140,32 @@ const DELIVERY: WebhookDeliveryView = {
 
 const MODERATE_REQUEST = { platform: 'facebook', commentId: COMMENT.platformCommentId };
 
+const SCHEDULE: PostingScheduleView = {
+  accountId: X_ACCOUNT,
+  timezone: 'Europe/Berlin',
+  slots: [
+    { day: 'mon', time: '09:00' },
+    { day: 'wed', time: '09:00' },
+    { day: 'fri', time: '17:30' },
+  ],
+  updatedAt: CREATED_AT,
+};
+
+const QUEUE_SLOTS: QueueSlotView[] = [
+  { slotAt: '2026-05-04T07:00:00.000Z', localTime: '2026-05-04T09:00:00.000+02:00', post: { id: POST_ID, status: 'scheduled', content: 'Hello from the queue' } },
+  { slotAt: '2026-05-06T07:00:00.000Z', localTime: '2026-05-06T09:00:00.000+02:00', post: null },
+];
+
+const CALENDAR_DAYS: CalendarDay[] = [
+  {
+    date: '2026-05-04',
+    posts: [{ id: POST_ID, status: 'scheduled', scheduledAt: '2026-05-04T07:00:00.000Z', publishedAt: null, content: 'Hello from the queue', accounts: [ECHO[0]] }],
+    freeSlots: [],
+  },
+  { date: '2026-05-05', posts: [], freeSlots: [] },
+  { date: '2026-05-06', posts: [], freeSlots: [{ accountId: X_ACCOUNT, slotAt: '2026-05-06T07:00:00.000Z' }] },
+];
+
 export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   PostsController_create: {
     request: { content: 'Hello from the API', accounts: ['x:@demo', 'facebook:@demo_page'], publishNow: true },
@@ -149,6 +178,10 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   PostsController_edit: { request: { content: 'Hello from the API, edited', scheduledAt: '2030-01-01T09:00:00Z' }, responses: { 200: SCHEDULED, 202: RECORDED } },
   PostsController_delete: { responses: {} },
   AccountsController_list: { responses: { 200: { accounts: [ACCOUNT] } } },
+  QueueController_setSchedule: { request: { timezone: SCHEDULE.timezone, slots: [{ day: 'monday', time: '09:00' }, { day: 'wed', time: '09:00' }, { day: 'fri', time: '17:30' }] }, responses: { 200: { schedule: SCHEDULE } } },
+  QueueController_getSchedule: { responses: { 200: { schedule: SCHEDULE } } },
+  QueueController_list: { responses: { 200: { accountId: X_ACCOUNT, timezone: SCHEDULE.timezone, slots: QUEUE_SLOTS } } },
+  CalendarController_calendar: { responses: { 200: { tz: 'Europe/Berlin', days: CALENDAR_DAYS, truncated: false } } },
   AccountsController_connect: {
     request: { platform: 'bluesky', handle: 'demo.bsky.social', appPassword: 'abcd-efgh-ijkl-mnop' },
     responses: { 201: { accounts: [{ ...ACCOUNT, platform: 'bluesky', account: '@demo.bsky.social', platformAccountId: 'did:plc:ewvi7nxzyoun6zhxrhs64oiz', instanceUrl: 'https://bsky.social', scopes: [] }] } },

@@ -22,6 +22,12 @@ export class CreatePostDto {
   @ApiPropertyOptional({ ...POST_FIELDS.scheduledAt, description: `${POST_FIELDS.scheduledAt.description} Not with publishNow.` }) @IsOptional() @IsString() scheduledAt?: string | null;
   @ApiPropertyOptional({ type: Boolean, nullable: true, description: 'Publish immediately, with a result per account; needs the publish scope. Not with scheduledAt.' })
   @IsOptional() @IsBoolean() publishNow?: boolean | null;
+  @ApiPropertyOptional({
+    type: Boolean,
+    nullable: true,
+    description: 'true: schedule at the next slot free on every targeted account\'s posting schedule (PUT /api/v1/accounts/{id}/schedule); the answer shows the chosen scheduledAt. Not with scheduledAt or publishNow.',
+  })
+  @IsOptional() @IsBoolean() queue?: boolean | null;
   @ApiPropertyOptional(POST_FIELDS.mediaUrls) @IsOptional() @IsArray() @IsString({ each: true }) mediaUrls?: string[] | null;
   @ApiPropertyOptional(POST_FIELDS.altText) @IsOptional() @IsArray() @IsStringOrNull({ each: true }) altText?: Array<string | null> | null;
   @ApiPropertyOptional(POST_FIELDS.firstComments) @IsOptional() @IsArray() @IsString({ each: true }) firstComments?: string[] | null;

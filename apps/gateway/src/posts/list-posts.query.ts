@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { DomainError } from '@app/contracts';
 import { LIMITS, POST_STATUSES, PostStatus } from '@app/contracts';
 
 /** Far above any cursor the lists issue: a longer value is refused before it is decoded. */
@@ -31,6 +32,27 @@ export class ListPostsQuery {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, default: LIMITS.listDefault, description: `default ${LIMITS.listDefault}, clamped to ${LIMITS.listMax}` })
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) limit?: number;
   @CursorParameter() cursor?: string;
+  @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'only posts scheduled or published at or after this instant (ISO 8601 with a zone); drafts have neither time' })
+  @IsOptional() @IsISO8601({ strict: true }) from?: string;
+  @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'only posts scheduled or published before this instant (ISO 8601 with a zone)' })
+  @IsOptional() @IsISO8601({ strict: true }) to?: string;
+}
+
+/** An instant of a query: ISO 8601 with a time and a zone (a bare date or a local time would be read in the server's zone). */
+export function queryInstant(name: string, value: string): Date {
+  if (!/(T|\s)\d{2}:\d{2}.*(Z|[+-]\d{2}:?\d{2})$/i.test(value)) {
+    const message = `${name} must be an ISO 8601 date-time with a zone (2026-11-01T00:00:00Z), not ${JSON.stringify(value)}`;
+    throw new DomainError('invalid_query', message, { details: [message] });
+  }
+  return new Date(value);
+}
+
+/** from before to, when both are given. */
+export function checkTimeRange(from: Date | undefined, to: Date | undefined): void {
+  if (from && to && from >= to) {
+    const message = 'from must be before to';
+    throw new DomainError('invalid_query', message, { details: [message] });
+  }
 }
 
 /** Default 20, clamped to 50 (spec, Limits). */

@@ -27,7 +27,7 @@ import { bodyValidation, queryValidation } from '../validation/validation-pipes'
 import { CreatePostDto, toCreatePostBody } from './create-post.dto';
 import { EditPostDto, toEditPostBody } from './edit-post.dto';
 import { etagOf, parseIfMatch } from './if-match';
-import { clampLimit, ListPostsQuery } from './list-posts.query';
+import { checkTimeRange, clampLimit, ListPostsQuery, queryInstant } from './list-posts.query';
 import { postLocation, PostAnswers } from './post-answers';
 
 /** The posts commands answered with the post as the read model shows it. */
@@ -129,11 +129,17 @@ export class PostsController {
 
   @Get()
   @RequireScopes('read')
-  @ApiOperation({ summary: 'List posts, newest first, a page at a time', description: 'nextCursor, passed back as cursor with the same filters, reads the next page; null on the last page.' })
+  @ApiOperation({
+    summary: 'List posts, newest first, a page at a time',
+    description: 'nextCursor, passed back as cursor with the same filters, reads the next page; null on the last page. from and to keep the posts scheduled or published in [from, to).',
+  })
   @ApiOkResponse({ type: PostListSchema })
   @ApiErrors(...OPERATION_ERRORS.listPosts)
   async list(@Principal() principal: KeyPrincipal, @Query(queryValidation) query: ListPostsQuery): Promise<{ posts: PostListItem[]; nextCursor: string | null }> {
-    const page = await this.posts.list(principal.workspaceId, { status: query.status, limit: clampLimit(query.limit), cursor: query.cursor });
+    const from = query.from === undefined ? undefined : queryInstant('from', query.from);
+    const to = query.to === undefined ? undefined : queryInstant('to', query.to);
+    checkTimeRange(from, to);
+    const page = await this.posts.list(principal.workspaceId, { status: query.status, limit: clampLimit(query.limit), cursor: query.cursor, from: query.from, to: query.to });
     return { posts: page.items, nextCursor: page.nextCursor };
   }
 

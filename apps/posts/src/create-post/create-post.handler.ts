@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { v5 as uuidv5, v7 as uuidv7 } from 'uuid';
-import { CreatePostCommand, PostCommandReply } from '@app/contracts';
+import { CreatePostCommand, PostCommandReply, TargetAccount } from '@app/contracts';
 import { Account, AccountStore } from '@app/accounts';
 import { SameMomentReads } from '@app/database';
 import { PostCommandRunner } from '../domain/post-command-runner';
+import { CreatePost } from '../domain/post.commands';
+import { postDecider } from '../domain/post.decider';
+import { PostState } from '../domain/post.state';
+import { checkQueueRequest, QueuePlacement } from '../queue/queue-placement';
 import { resolveAccountRefs } from './resolve-account-refs';
 
 /** Namespace for post ids derived from (workspace, Idempotency-Key). */
@@ -34,6 +38,7 @@ export class CreatePostHandler {
   constructor(
     private readonly runner: PostCommandRunner,
     accounts: AccountStore,
+    private readonly queue: QueuePlacement,
   ) {
     this.workspaceAccounts = new SameMomentReads(async (workspaceIds) => new Map(await Promise.all(workspaceIds.map(async (id) => [id, await accounts.list(id)] as const))));
   }
@@ -43,32 +48,61 @@ export class CreatePostHandler {
     const postId = key ? uuidv5(`${command.workspaceId}\n${key}`, IDEMPOTENT_POST_NAMESPACE) : uuidv7();
     const idempotency = key ? { key, requestHash: requestHash(command.body) } : null;
     const workspaceAccounts = (await this.workspaceAccounts.get(command.workspaceId)) ?? [];
-    const result = await this.runner.run(
+    const build = (state: PostState, now: Date, scheduledAt: string | undefined): CreatePost => ({
+      type: 'CreatePost',
       postId,
-      { workspaceId: command.workspaceId },
-      (state, now) => ({
-        type: 'CreatePost',
-        postId,
-        workspaceId: command.workspaceId,
-        content: command.body.content,
-        mediaUrls: command.body.mediaUrls ?? [],
-        altText: command.body.altText ?? [],
-        firstComments: command.body.firstComments ?? [],
-        thread: command.body.thread ?? [],
-        autoSplit: command.body.autoSplit === true,
-        overrides: command.body.overrides,
-        platformOptions: command.body.platformOptions,
-        // A replay answers from the stored post, even if an account has since been disconnected.
-        accounts: state.exists ? [] : resolveAccountRefs(command.body, workspaceAccounts, { publishNow: command.body.publishNow === true }),
-        scheduledAt: command.body.scheduledAt,
-        publishNow: command.body.publishNow === true,
-        idempotency,
-        now,
-      }),
-      requestId,
-      // Without a key the id is new (UUIDv7): nothing to read back.
-      { fresh: key === null },
-    );
+      workspaceId: command.workspaceId,
+      content: command.body.content,
+      mediaUrls: command.body.mediaUrls ?? [],
+      altText: command.body.altText ?? [],
+      firstComments: command.body.firstComments ?? [],
+      thread: command.body.thread ?? [],
+      autoSplit: command.body.autoSplit === true,
+      overrides: command.body.overrides,
+      platformOptions: command.body.platformOptions,
+      // A replay answers from the stored post, even if an account has since been disconnected.
+      accounts: state.exists ? [] : resolveAccountRefs(command.body, workspaceAccounts, { publishNow: command.body.publishNow === true }),
+      scheduledAt,
+      publishNow: command.body.publishNow === true,
+      idempotency,
+      now,
+    });
+    // queue: true — the time comes from the accounts' posting queues (queue/queue-placement.ts).
+    const queuedAt = await this.placeInQueue(command, postId, key !== null, () => resolveAccountRefs(command.body, workspaceAccounts), build, requestId);
+    const result = await this.runner
+      .run(postId, { workspaceId: command.workspaceId }, (state, now) => build(state, now, queuedAt?.slotAt ?? command.body.scheduledAt), requestId, {
+        // Without a key the id is new (UUIDv7): nothing to read back.
+        fresh: key === null,
+      })
+      .catch(async (error: unknown) => {
+        // Refused after its slots were claimed (a race on the same Idempotency-Key): give them back,
+        // unless the post exists — then the claims are the winner's, made under the same post id.
+        if (queuedAt && !(await this.runner.load(postId)).state.exists) await this.queue.release(postId, queuedAt.accountIds, requestId);
+        throw error;
+      });
     return { postId, position: result.position!, replayed: result.events.length === 0 };
+  }
+
+  /**
+   * For queue: true, the slot the post takes, claimed on each account's queue; null otherwise, or
+   * when the Idempotency-Key's post already exists (a replay claims nothing, it answers the first post).
+   * The post's own rules are decided first (`check`), so a post they refuse claims no slot.
+   */
+  private async placeInQueue(
+    command: CreatePostCommand,
+    postId: string,
+    mayExist: boolean,
+    targets: () => TargetAccount[],
+    build: (state: PostState, now: Date, scheduledAt: string | undefined) => CreatePost,
+    requestId: string | undefined,
+  ): Promise<{ slotAt: string; accountIds: string[] } | null> {
+    checkQueueRequest(command.body);
+    if (command.body.queue !== true) return null;
+    if (mayExist && (await this.runner.load(postId)).state.exists) return null;
+    const fresh = postDecider.initialState();
+    const accountIds = targets().map((account) => account.accountId);
+    const check = (slotAt: string, now: Date) => void postDecider.decide(build(fresh, now, slotAt), fresh);
+    const slotAt = await this.queue.place({ workspaceId: command.workspaceId, postId, accountIds, check, requestId });
+    return { slotAt, accountIds };
   }
 }

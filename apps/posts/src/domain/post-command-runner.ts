@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { DomainError, PostEvent, postStreamId } from '@app/contracts';
-import { CommandOutcome, CommandRunner, EVENT_STORE, EventStore } from '@app/event-store';
+import { CommandOutcome, CommandRunner, EVENT_STORE, EventStore, LoadedAggregate } from '@app/event-store';
 import { PostCommand } from './post.commands';
 import { postDecider } from './post.decider';
 import { PostState } from './post.state';
@@ -29,6 +29,11 @@ export class PostCommandRunner {
       now: () => config.now(),
       aggregate: 'post',
     });
+  }
+
+  /** The post as its stream is now. */
+  load(postId: string): Promise<LoadedAggregate<PostState>> {
+    return this.runner.load(postId);
   }
 
   run(

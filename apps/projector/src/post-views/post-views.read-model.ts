@@ -1,11 +1,20 @@
 import { POST_VIEWS_PROJECTION } from '@app/read-models';
 import { ReadModel } from '../read-model';
+import { projectQueueEvents, QueueViewsTables } from '../queue-views/queue-views.projection';
 import { projectPostEvents, PostViewsTables } from './post-views.projection';
 
-/** post_views (GET /api/v1/posts), folded from the post streams; its checkpoint is `post_views`. */
-export const POST_VIEWS: ReadModel<keyof PostViewsTables> = {
+/**
+ * post_views (GET /api/v1/posts), folded from the post streams, and the posting queues
+ * (account_queues, queue_claims) folded from the queue streams; its checkpoint is `post_views`.
+ * One checkpoint for both on purpose: a queued post's answer waits for one position, and the
+ * queue and the calendar it shows up in are then current too (read-your-writes).
+ */
+export const POST_VIEWS: ReadModel<keyof PostViewsTables | keyof QueueViewsTables> = {
   name: POST_VIEWS_PROJECTION,
-  tables: { postViews: 'post_views', postDeletions: 'post_view_deletions' },
+  tables: { postViews: 'post_views', postDeletions: 'post_view_deletions', accountQueues: 'account_queues', queueClaims: 'queue_claims' },
   view: { role: 'postViews', streamPrefix: 'post-' },
-  project: projectPostEvents,
+  project: async (client, events, tables, readStream) => {
+    await projectPostEvents(client, events, tables, readStream);
+    await projectQueueEvents(client, events, tables);
+  },
 };

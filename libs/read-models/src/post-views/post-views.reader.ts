@@ -69,13 +69,20 @@ export class PostViewsReader {
   /**
    * One page, newest first (created_at, then id: ids are time-ordered UUIDv7),
    * after the position a cursor names; created_at never changes, so the keyset
-   * holds while posts are created. A cursor only continues the status it was issued for.
+   * holds while posts are created. A cursor only continues the filters (status, from, to) it was issued for.
    */
-  async list(workspaceId: string, filter: { status?: PostStatus; limit: number; cursor?: string }): Promise<ListPage<PostListItem>> {
+  async list(workspaceId: string, filter: { status?: PostStatus; limit: number; cursor?: string; from?: string; to?: string }): Promise<ListPage<PostListItem>> {
     const params: unknown[] = [workspaceId, filter.limit + 1];
-    const boundTo = { status: filter.status };
+    const boundTo = { status: filter.status, from: filter.from, to: filter.to };
     const where = ['workspace_id = $1'];
     if (filter.status) where.push(`status = $${params.push(filter.status)}`);
+    // from/to: a post whose scheduled time or published time falls in [from, to); a post with neither (a draft) is outside any range.
+    if (filter.from !== undefined || filter.to !== undefined) {
+      const from = params.push(filter.from === undefined ? null : new Date(filter.from));
+      const to = params.push(filter.to === undefined ? null : new Date(filter.to));
+      const within = (column: string) => `(${column} IS NOT NULL AND ($${from}::timestamptz IS NULL OR ${column} >= $${from}) AND ($${to}::timestamptz IS NULL OR ${column} < $${to}))`;
+      where.push(`(${within('scheduled_at')} OR ${within('published_at')})`);
+    }
     if (filter.cursor !== undefined) where.push(keyset.after('created_at', params, decodeListCursor(filter.cursor, 'posts', boundTo)));
     const { rows } = await this.pool.query<PostViewRow & { sort_key_micros: string }>(
       `SELECT ${LIST_COLUMNS}, ${keyset.sortKeyMicros('created_at')} FROM post_views WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $2`,

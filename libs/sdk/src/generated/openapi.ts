@@ -34,7 +34,7 @@ export interface paths {
          * List posts, newest first, a page at a time
          * @description **Scope:** read.
          *
-         *     nextCursor, passed back as cursor with the same filters, reads the next page; null on the last page.
+         *     nextCursor, passed back as cursor with the same filters, reads the next page; null on the last page. from and to keep the posts scheduled or published in [from, to).
          */
         get: operations["PostsController_list"];
         put?: never;
@@ -241,6 +241,78 @@ export interface paths {
          * @description **Scope:** accounts.
          */
         delete: operations["AccountsController_disconnect"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's posting schedule
+         * @description **Scope:** read.
+         *
+         *     not_found when the account has none.
+         */
+        get: operations["QueueController_getSchedule"];
+        /**
+         * Set an account's posting schedule: weekly slots in a time zone
+         * @description **Scope:** write.
+         *
+         *     Replaces the schedule before it. Posts created with queue: true go into the first slot free on every account they target. Posts already queued keep their slots.
+         */
+        put: operations["QueueController_setSchedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's upcoming queue slots, each free or with the post that holds it
+         * @description **Scope:** read.
+         *
+         *     At most 90 days ahead.
+         */
+        get: operations["QueueController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Days from from to to (in tz) with their posts and free queue slots
+         * @description **Scope:** read.
+         *
+         *     Posts scheduled or published each day (by published time once published), and every account's free queue slots (future ones). At most 62 days.
+         */
+        get: operations["CalendarController_calendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2360,7 +2432,7 @@ export interface components {
              * @description stable, machine-readable; the operation lists the codes it can answer
              * @enum {string}
              */
-            code: "invalid_body" | "unknown_field" | "payload_too_large" | "uri_too_long" | "headers_too_large" | "malformed_request" | "request_timeout" | "invalid_idempotency_key" | "unsupported_media_type" | "invalid_if_match" | "nothing_to_edit" | "invalid_query" | "unknown_query_parameter" | "content_required" | "content_too_long" | "accounts_required" | "accounts_and_platforms" | "too_many_accounts" | "unknown_account" | "account_disconnected" | "ambiguous_account" | "unknown_platform" | "platform_not_connected" | "ambiguous_platform" | "too_many_media_urls" | "invalid_media_url" | "alt_text_mismatch" | "alt_text_too_long" | "too_many_first_comments" | "first_comment_invalid" | "invalid_override_key" | "override_not_publishable" | "too_many_thread_parts" | "thread_part_not_publishable" | "platform_option_invalid" | "invalid_scheduled_at" | "scheduled_at_in_past" | "scheduled_and_publish_now" | "unauthenticated" | "insufficient_scope" | "not_found" | "post_not_editable" | "account_already_published" | "post_not_publishable" | "post_not_retryable" | "precondition_failed" | "idempotency_key_reused" | "rate_limited" | "service_unavailable" | "internal_error" | "unknown_comment" | "comment_platform_mismatch" | "account_platform_mismatch" | "reply_message_invalid" | "platform_rejected" | "platform_outcome_unknown" | "boards_not_supported" | "comment_action_not_supported" | "unknown_reply" | "x_quota_exhausted" | "webhook_signature_invalid" | "account_needs_reauth" | "platform_not_configured" | "sign_in_not_supported" | "invalid_redirect_uri" | "redirect_uri_not_allowed" | "invalid_instance_url" | "invalid_credentials" | "connect_state_invalid" | "connection_verifier_invalid" | "connection_already_completed" | "connection_expired" | "connect_link_invalid" | "connect_link_expired" | "connect_link_revoked" | "platform_not_offered" | "platform_unavailable" | "webhook_verification_failed" | "invalid_webhook_url" | "webhook_url_refused" | "invalid_webhook_events" | "invalid_replay_start" | "webhook_endpoint_disabled";
+            code: "invalid_body" | "unknown_field" | "payload_too_large" | "uri_too_long" | "headers_too_large" | "malformed_request" | "request_timeout" | "invalid_idempotency_key" | "unsupported_media_type" | "invalid_if_match" | "nothing_to_edit" | "invalid_query" | "unknown_query_parameter" | "content_required" | "content_too_long" | "accounts_required" | "accounts_and_platforms" | "too_many_accounts" | "unknown_account" | "account_disconnected" | "ambiguous_account" | "unknown_platform" | "platform_not_connected" | "ambiguous_platform" | "too_many_media_urls" | "invalid_media_url" | "alt_text_mismatch" | "alt_text_too_long" | "too_many_first_comments" | "first_comment_invalid" | "invalid_override_key" | "override_not_publishable" | "too_many_thread_parts" | "thread_part_not_publishable" | "platform_option_invalid" | "invalid_scheduled_at" | "scheduled_at_in_past" | "scheduled_and_publish_now" | "queue_and_scheduled_at" | "queue_and_publish_now" | "queue_schedule_missing" | "queue_full" | "invalid_time_zone" | "invalid_schedule_slot" | "range_too_long" | "unauthenticated" | "insufficient_scope" | "not_found" | "post_not_editable" | "account_already_published" | "post_not_publishable" | "post_not_retryable" | "precondition_failed" | "idempotency_key_reused" | "rate_limited" | "service_unavailable" | "internal_error" | "unknown_comment" | "comment_platform_mismatch" | "account_platform_mismatch" | "reply_message_invalid" | "platform_rejected" | "platform_outcome_unknown" | "boards_not_supported" | "comment_action_not_supported" | "unknown_reply" | "x_quota_exhausted" | "webhook_signature_invalid" | "account_needs_reauth" | "platform_not_configured" | "sign_in_not_supported" | "invalid_redirect_uri" | "redirect_uri_not_allowed" | "invalid_instance_url" | "invalid_credentials" | "connect_state_invalid" | "connection_verifier_invalid" | "connection_already_completed" | "connection_expired" | "connect_link_invalid" | "connect_link_expired" | "connect_link_revoked" | "platform_not_offered" | "platform_unavailable" | "webhook_verification_failed" | "invalid_webhook_url" | "webhook_url_refused" | "invalid_webhook_events" | "invalid_replay_start" | "webhook_endpoint_disabled";
             /** @description for people; may change */
             message: string;
             /** @description on ambiguous_account and ambiguous_platform */
@@ -2410,6 +2482,8 @@ export interface components {
             scheduledAt?: string | null;
             /** @description Publish immediately, with a result per account; needs the publish scope. Not with scheduledAt. */
             publishNow?: boolean | null;
+            /** @description true: schedule at the next slot free on every targeted account's posting schedule (PUT /api/v1/accounts/{id}/schedule); the answer shows the chosen scheduledAt. Not with scheduledAt or publishNow. */
+            queue?: boolean | null;
             /** @description Up to 10 absolute https:// URLs. */
             mediaUrls?: string[] | null;
             /**
@@ -2899,6 +2973,120 @@ export interface components {
             /** @description every board of the account, as Pinterest's List boards gives them (all pages) */
             boards: components["schemas"]["BoardSchema"][];
         };
+        ScheduleSlotDto: {
+            /**
+             * @description mon..sun or monday..sunday (any case)
+             * @example mon
+             */
+            day: string;
+            /**
+             * @description HH:MM on a 24-hour clock, in the schedule's time zone
+             * @example 09:00
+             */
+            time: string;
+        };
+        SetScheduleDto: {
+            /**
+             * @description IANA time zone the slot times are read in
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            /** @description the weekly slots (at most 200; duplicates are kept once; [] empties the queue) */
+            slots: components["schemas"]["ScheduleSlotDto"][];
+        };
+        ScheduleSlotSchema: {
+            /** @enum {string} */
+            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+            /** @example 09:00 */
+            time: string;
+        };
+        PostingScheduleSchema: {
+            /** Format: uuid */
+            accountId: string;
+            /** @example Europe/Berlin */
+            timezone: string;
+            /** @description each slot once, in week order (mon 00:00 first), days as mon..sun */
+            slots: components["schemas"]["ScheduleSlotSchema"][];
+            /**
+             * Format: date-time
+             * @description when it was last set
+             */
+            updatedAt: string;
+        };
+        PostingScheduleEnvelopeSchema: {
+            schedule: components["schemas"]["PostingScheduleSchema"];
+        };
+        QueueSlotSchema: {
+            /**
+             * Format: date-time
+             * @description the slot as an instant (UTC)
+             */
+            slotAt: string;
+            /** @description the slot's wall-clock time in the schedule's zone, with its offset */
+            localTime: string;
+            /** @description the post that holds it; null: free */
+            post?: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                status: "draft" | "scheduled" | "publishing" | "published" | "partial" | "failed";
+                /** @description the first 500 characters of the content */
+                content: string;
+            } | null;
+        };
+        QueueSchema: {
+            /** Format: uuid */
+            accountId: string;
+            /** @description the schedule's zone; null: the account has no schedule (and slots is empty) */
+            timezone: string | null;
+            /** @description the next slots in time order, free or held, up to limit (90 days ahead at most) */
+            slots: components["schemas"]["QueueSlotSchema"][];
+        };
+        CalendarAccountSchema: {
+            /** Format: uuid */
+            accountId: string;
+            platform: string;
+            /** @description the handle */
+            account: string;
+        };
+        CalendarPostSchema: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "draft" | "scheduled" | "publishing" | "published" | "partial" | "failed";
+            /** Format: date-time */
+            scheduledAt: string | null;
+            /** Format: date-time */
+            publishedAt: string | null;
+            /** @description the first 500 characters of the content */
+            content: string;
+            accounts: components["schemas"]["CalendarAccountSchema"][];
+        };
+        FreeSlotSchema: {
+            /** Format: uuid */
+            accountId: string;
+            /** Format: date-time */
+            slotAt: string;
+        };
+        CalendarDaySchema: {
+            /**
+             * @description the local date in tz
+             * @example 2026-11-02
+             */
+            date: string;
+            /** @description posts scheduled or published that day (by published time once published), in time order */
+            posts: components["schemas"]["CalendarPostSchema"][];
+            /** @description every account's free queue slots that day (future ones only), in time order */
+            freeSlots: components["schemas"]["FreeSlotSchema"][];
+        };
+        CalendarSchema: {
+            /** @example Europe/Berlin */
+            tz: string;
+            /** @description every day from from to to, empty ones included */
+            days: components["schemas"]["CalendarDaySchema"][];
+            /** @description true when the range holds more than 1,000 posts and only the first 1,000 are listed: ask for a shorter range */
+            truncated: boolean;
+        };
         ThreadCommentSchema: {
             /** @description the platform's own comment id: pass it as commentId to reply */
             platformCommentId: string;
@@ -3337,6 +3525,10 @@ export interface operations {
                 limit?: number;
                 /** @description nextCursor of the previous page, with the same filters; omit for the first page. A cursor issued for other filters or another list is refused with invalid_query. */
                 cursor?: string;
+                /** @description only posts scheduled or published at or after this instant (ISO 8601 with a zone); drafts have neither time */
+                from?: string;
+                /** @description only posts scheduled or published before this instant (ISO 8601 with a zone) */
+                to?: string;
             };
             header?: {
                 /** @description carried to the events the request causes (header x-request-id on NATS) */
@@ -3662,6 +3854,12 @@ export interface operations {
              *
              *     `scheduled_and_publish_now`: scheduledAt and publishNow were both given; they are mutually exclusive.
              *
+             *     `queue_and_scheduled_at`: queue and scheduledAt were both given; they are mutually exclusive (queue picks the time).
+             *
+             *     `queue_and_publish_now`: queue and publishNow were both given; they are mutually exclusive.
+             *
+             *     `queue_schedule_missing`: queue names an account without a posting schedule (or with no slots); set one with PUT /api/v1/accounts/:id/schedule (details.accountIds). Nothing was created.
+             *
              *     `account_needs_reauth`: publishNow names an account that needs re-authorisation (its platform refused its credential); connect it again first. Drafts and scheduled posts may name it.
              */
             400: {
@@ -3692,6 +3890,15 @@ export interface operations {
             };
             /** @description `request_timeout`: The request headers or body did not arrive in time; the connection is closed. */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `queue_full`: No slot is free on every targeted account within the queue horizon of 90 days (details.horizonDays); nothing was created. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5835,6 +6042,625 @@ export interface operations {
             };
             /** @description `unsupported_media_type`: The request body is not application/json (or is sent without that Content-Type) on an operation that takes a body. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `rate_limited`: The key has sent more requests than a rate limit allows; retry after Retry-After seconds (details.limit, details.windowSeconds). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `headers_too_large`: The request line and headers together are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `internal_error`: An unexpected failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `service_unavailable`: A backing service did not answer in time; retry later. Nothing is known to have been created. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+        };
+    };
+    QueueController_getSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the account id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schedule": {
+                     *         "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *         "timezone": "Europe/Berlin",
+                     *         "slots": [
+                     *           {
+                     *             "day": "mon",
+                     *             "time": "09:00"
+                     *           },
+                     *           {
+                     *             "day": "wed",
+                     *             "time": "09:00"
+                     *           },
+                     *           {
+                     *             "day": "fri",
+                     *             "time": "17:30"
+                     *           }
+                     *         ],
+                     *         "updatedAt": "2026-05-04T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PostingScheduleEnvelopeSchema"];
+                };
+            };
+            /** @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unauthenticated`: The Authorization header is missing, malformed, or names no active key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `insufficient_scope`: The key lacks a scope the operation needs (publishNow needs publish as well as write). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `not_found`: No such resource in this key's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `request_timeout`: The request headers or body did not arrive in time; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `uri_too_long`: The request target (path and query string) is longer than the limit (details.limitChars). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `rate_limited`: The key has sent more requests than a rate limit allows; retry after Retry-After seconds (details.limit, details.windowSeconds). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `headers_too_large`: The request line and headers together are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `internal_error`: An unexpected failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `service_unavailable`: A backing service did not answer in time; retry later. Nothing is known to have been created. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+        };
+    };
+    QueueController_setSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the account id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "timezone": "Europe/Berlin",
+                 *       "slots": [
+                 *         {
+                 *           "day": "monday",
+                 *           "time": "09:00"
+                 *         },
+                 *         {
+                 *           "day": "wed",
+                 *           "time": "09:00"
+                 *         },
+                 *         {
+                 *           "day": "fri",
+                 *           "time": "17:30"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetScheduleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schedule": {
+                     *         "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *         "timezone": "Europe/Berlin",
+                     *         "slots": [
+                     *           {
+                     *             "day": "mon",
+                     *             "time": "09:00"
+                     *           },
+                     *           {
+                     *             "day": "wed",
+                     *             "time": "09:00"
+                     *           },
+                     *           {
+                     *             "day": "fri",
+                     *             "time": "17:30"
+                     *           }
+                     *         ],
+                     *         "updatedAt": "2026-05-04T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PostingScheduleEnvelopeSchema"];
+                };
+            };
+            /**
+             * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
+             *
+             *     `invalid_body`: The body is not JSON of the expected shape (a field has the wrong type).
+             *
+             *     `invalid_time_zone`: timezone (or tz) is not an IANA time zone name such as Europe/Berlin (fixed offsets like UTC+2 are refused: they ignore daylight saving).
+             *
+             *     `invalid_schedule_slot`: A schedule slot has a day other than mon..sun (or monday..sunday) or a time other than HH:MM (24 h), or the schedule has more than 200 slots (details.slot: its index).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unauthenticated`: The Authorization header is missing, malformed, or names no active key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `insufficient_scope`: The key lacks a scope the operation needs (publishNow needs publish as well as write). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `not_found`: No such resource in this key's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `request_timeout`: The request headers or body did not arrive in time; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `payload_too_large`: The body is larger than the limit for its route (details.limitBytes). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `uri_too_long`: The request target (path and query string) is longer than the limit (details.limitChars). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unsupported_media_type`: The request body is not application/json (or is sent without that Content-Type) on an operation that takes a body. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `rate_limited`: The key has sent more requests than a rate limit allows; retry after Retry-After seconds (details.limit, details.windowSeconds). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `headers_too_large`: The request line and headers together are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `internal_error`: An unexpected failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `service_unavailable`: A backing service did not answer in time; retry later. Nothing is known to have been created. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+        };
+    };
+    QueueController_list: {
+        parameters: {
+            query: {
+                /** @description the account whose queue to list */
+                accountId: string;
+                /** @description how many upcoming slots (default 10, at most 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *       "timezone": "Europe/Berlin",
+                     *       "slots": [
+                     *         {
+                     *           "slotAt": "2026-05-04T07:00:00.000Z",
+                     *           "localTime": "2026-05-04T09:00:00.000+02:00",
+                     *           "post": {
+                     *             "id": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *             "status": "scheduled",
+                     *             "content": "Hello from the queue"
+                     *           }
+                     *         },
+                     *         {
+                     *           "slotAt": "2026-05-06T07:00:00.000Z",
+                     *           "localTime": "2026-05-06T09:00:00.000+02:00",
+                     *           "post": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueueSchema"];
+                };
+            };
+            /**
+             * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unauthenticated`: The Authorization header is missing, malformed, or names no active key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `insufficient_scope`: The key lacks a scope the operation needs (publishNow needs publish as well as write). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `not_found`: No such resource in this key's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `request_timeout`: The request headers or body did not arrive in time; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `uri_too_long`: The request target (path and query string) is longer than the limit (details.limitChars). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `rate_limited`: The key has sent more requests than a rate limit allows; retry after Retry-After seconds (details.limit, details.windowSeconds). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `headers_too_large`: The request line and headers together are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `internal_error`: An unexpected failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `service_unavailable`: A backing service did not answer in time; retry later. Nothing is known to have been created. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+        };
+    };
+    CalendarController_calendar: {
+        parameters: {
+            query: {
+                /** @description the first day, a local date in tz (YYYY-MM-DD) */
+                from: string;
+                /** @description the last day (included), a local date in tz (YYYY-MM-DD); at most 62 days after from */
+                to: string;
+                /** @description IANA time zone the days are cut in (default UTC) */
+                tz?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tz": "Europe/Berlin",
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-05-04",
+                     *           "posts": [
+                     *             {
+                     *               "id": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *               "status": "scheduled",
+                     *               "scheduledAt": "2026-05-04T07:00:00.000Z",
+                     *               "publishedAt": null,
+                     *               "content": "Hello from the queue",
+                     *               "accounts": [
+                     *                 {
+                     *                   "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *                   "platform": "x",
+                     *                   "account": "@demo"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "freeSlots": []
+                     *         },
+                     *         {
+                     *           "date": "2026-05-05",
+                     *           "posts": [],
+                     *           "freeSlots": []
+                     *         },
+                     *         {
+                     *           "date": "2026-05-06",
+                     *           "posts": [],
+                     *           "freeSlots": [
+                     *             {
+                     *               "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *               "slotAt": "2026-05-06T07:00:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "truncated": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CalendarSchema"];
+                };
+            };
+            /**
+             * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
+             *
+             *     `invalid_time_zone`: timezone (or tz) is not an IANA time zone name such as Europe/Berlin (fixed offsets like UTC+2 are refused: they ignore daylight saving).
+             *
+             *     `range_too_long`: from and to are further apart than 62 days (details.maxDays); ask for a shorter range.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unauthenticated`: The Authorization header is missing, malformed, or names no active key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `insufficient_scope`: The key lacks a scope the operation needs (publishNow needs publish as well as write). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `request_timeout`: The request headers or body did not arrive in time; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `uri_too_long`: The request target (path and query string) is longer than the limit (details.limitChars). */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };

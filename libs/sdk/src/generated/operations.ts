@@ -30,7 +30,7 @@ export const OPERATIONS: Record<string, OperationInputs> = {
     "method": "GET",
     "path": "/api/v1/posts",
     "summary": "List posts, newest first, a page at a time",
-    "description": "**Scope:** read.\n\nnextCursor, passed back as cursor with the same filters, reads the next page; null on the last page.",
+    "description": "**Scope:** read.\n\nnextCursor, passed back as cursor with the same filters, reads the next page; null on the last page. from and to keep the posts scheduled or published in [from, to).",
     "authenticated": true,
     "idempotencyKey": false,
     "parameters": [
@@ -69,6 +69,26 @@ export const OPERATIONS: Record<string, OperationInputs> = {
         "description": "nextCursor of the previous page, with the same filters; omit for the first page. A cursor issued for other filters or another list is refused with invalid_query.",
         "schema": {
           "maxLength": 1024,
+          "type": "string"
+        }
+      },
+      {
+        "name": "from",
+        "in": "query",
+        "required": false,
+        "description": "only posts scheduled or published at or after this instant (ISO 8601 with a zone); drafts have neither time",
+        "schema": {
+          "format": "date-time",
+          "type": "string"
+        }
+      },
+      {
+        "name": "to",
+        "in": "query",
+        "required": false,
+        "description": "only posts scheduled or published before this instant (ISO 8601 with a zone)",
+        "schema": {
+          "format": "date-time",
           "type": "string"
         }
       }
@@ -323,6 +343,128 @@ export const OPERATIONS: Record<string, OperationInputs> = {
         "in": "path",
         "required": true,
         "schema": {
+          "type": "string"
+        }
+      }
+    ],
+    "body": null,
+    "bodyRequired": false
+  },
+  "QueueController_getSchedule": {
+    "method": "GET",
+    "path": "/api/v1/accounts/{id}/schedule",
+    "summary": "An account's posting schedule",
+    "description": "**Scope:** read.\n\nnot_found when the account has none.",
+    "authenticated": true,
+    "idempotencyKey": false,
+    "parameters": [
+      {
+        "name": "id",
+        "in": "path",
+        "required": true,
+        "description": "the account id",
+        "schema": {
+          "format": "uuid",
+          "type": "string"
+        }
+      }
+    ],
+    "body": null,
+    "bodyRequired": false
+  },
+  "QueueController_setSchedule": {
+    "method": "PUT",
+    "path": "/api/v1/accounts/{id}/schedule",
+    "summary": "Set an account's posting schedule: weekly slots in a time zone",
+    "description": "**Scope:** write.\n\nReplaces the schedule before it. Posts created with queue: true go into the first slot free on every account they target. Posts already queued keep their slots.",
+    "authenticated": true,
+    "idempotencyKey": false,
+    "parameters": [
+      {
+        "name": "id",
+        "in": "path",
+        "required": true,
+        "description": "the account id",
+        "schema": {
+          "format": "uuid",
+          "type": "string"
+        }
+      }
+    ],
+    "body": {
+      "$ref": "#/components/schemas/SetScheduleDto"
+    },
+    "bodyRequired": true
+  },
+  "QueueController_list": {
+    "method": "GET",
+    "path": "/api/v1/queue",
+    "summary": "An account's upcoming queue slots, each free or with the post that holds it",
+    "description": "**Scope:** read.\n\nAt most 90 days ahead.",
+    "authenticated": true,
+    "idempotencyKey": false,
+    "parameters": [
+      {
+        "name": "accountId",
+        "in": "query",
+        "required": true,
+        "description": "the account whose queue to list",
+        "schema": {
+          "format": "uuid",
+          "type": "string"
+        }
+      },
+      {
+        "name": "limit",
+        "in": "query",
+        "required": false,
+        "description": "how many upcoming slots (default 10, at most 100)",
+        "schema": {
+          "minimum": 1,
+          "maximum": 100,
+          "default": 10,
+          "type": "integer"
+        }
+      }
+    ],
+    "body": null,
+    "bodyRequired": false
+  },
+  "CalendarController_calendar": {
+    "method": "GET",
+    "path": "/api/v1/calendar",
+    "summary": "Days from from to to (in tz) with their posts and free queue slots",
+    "description": "**Scope:** read.\n\nPosts scheduled or published each day (by published time once published), and every account's free queue slots (future ones). At most 62 days.",
+    "authenticated": true,
+    "idempotencyKey": false,
+    "parameters": [
+      {
+        "name": "from",
+        "in": "query",
+        "required": true,
+        "description": "the first day, a local date in tz (YYYY-MM-DD)",
+        "schema": {
+          "example": "2026-11-01",
+          "type": "string"
+        }
+      },
+      {
+        "name": "to",
+        "in": "query",
+        "required": true,
+        "description": "the last day (included), a local date in tz (YYYY-MM-DD); at most 62 days after from",
+        "schema": {
+          "example": "2026-11-30",
+          "type": "string"
+        }
+      },
+      {
+        "name": "tz",
+        "in": "query",
+        "required": false,
+        "description": "IANA time zone the days are cut in (default UTC)",
+        "schema": {
+          "example": "Europe/Berlin",
           "type": "string"
         }
       }
@@ -1208,6 +1350,11 @@ export const INPUT_SCHEMAS: Record<string, Record<string, unknown>> = {
         "nullable": true,
         "description": "Publish immediately, with a result per account; needs the publish scope. Not with scheduledAt."
       },
+      "queue": {
+        "type": "boolean",
+        "nullable": true,
+        "description": "true: schedule at the next slot free on every targeted account's posting schedule (PUT /api/v1/accounts/{id}/schedule); the answer shows the chosen scheduledAt. Not with scheduledAt or publishNow."
+      },
       "mediaUrls": {
         "nullable": true,
         "maxItems": 10,
@@ -1659,6 +1806,46 @@ export const INPUT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "platform",
       "commentId",
       "message"
+    ]
+  },
+  "ScheduleSlotDto": {
+    "type": "object",
+    "properties": {
+      "day": {
+        "type": "string",
+        "description": "mon..sun or monday..sunday (any case)",
+        "example": "mon"
+      },
+      "time": {
+        "type": "string",
+        "description": "HH:MM on a 24-hour clock, in the schedule's time zone",
+        "example": "09:00"
+      }
+    },
+    "required": [
+      "day",
+      "time"
+    ]
+  },
+  "SetScheduleDto": {
+    "type": "object",
+    "properties": {
+      "timezone": {
+        "type": "string",
+        "description": "IANA time zone the slot times are read in",
+        "example": "Europe/Berlin"
+      },
+      "slots": {
+        "description": "the weekly slots (at most 200; duplicates are kept once; [] empties the queue)",
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/ScheduleSlotDto"
+        }
+      }
+    },
+    "required": [
+      "timezone",
+      "slots"
     ]
   },
   "StartConnectDto": {

@@ -1,4 +1,4 @@
-import { accountStreamId, commentStreamId, postStreamId, Subjects } from '@app/contracts';
+import { accountStreamId, commentStreamId, postStreamId, queueStreamId, Subjects } from '@app/contracts';
 import { ENVELOPE_SCHEMA, generateEventSchemas, JsonSchema } from './event-schemas';
 
 /** The event unions of the contract, each with the stream its events are appended to (which names their subjects). */
@@ -6,6 +6,7 @@ export const EVENT_FAMILIES = [
   { union: 'PostEvent', streamId: postStreamId('{postId}') },
   { union: 'CommentEvent', streamId: commentStreamId('{commentId}') },
   { union: 'AccountEvent', streamId: accountStreamId('{accountId}') },
+  { union: 'QueueEvent', streamId: queueStreamId('{accountId}') },
 ] as const;
 
 export const HEADERS_SCHEMA = 'NatsHeaders';
