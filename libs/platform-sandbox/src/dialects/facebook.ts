@@ -285,7 +285,8 @@ export const facebookDialect: PlatformDialect = {
       url: '/:version/:node',
       operation: ({ query }) => ((query.fields ?? '').split(',').includes('followers_count') ? 'metrics' : 'lookup'),
       handle: ({ store, params, query, identity }) => {
-        const page = store.auth.byPlatformId('facebook', params.node);
+        // The acting Page itself first (sandbox test accounts may share a platform id), else the Page of that id.
+        const page = identity?.platformAccountId === params.node ? identity : store.auth.byPlatformId('facebook', params.node);
         if (!page) throw new PlatformRefusal(400, '100', `(#100) Object with ID '${params.node}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`);
         requireActingFor(identity, (acting) => acting.key === page.key || acting.key === page.ownerKey, '200', '(#200) The user does not have permission to read this Page');
         const all: Record<string, unknown> = { name: page.displayName, followers_count: followerCount(store, page), fan_count: followerCount(store, page) };
