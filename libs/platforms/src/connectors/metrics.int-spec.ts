@@ -45,7 +45,7 @@ const CASES: MetricsCase[] = [
   },
   {
     platform: 'facebook', kind: 'page', platformAccountId: '1040001', post: () => mediaPost('Numbers please'),
-    given: ['impressions', 'reach', 'likes', 'clicks'], headline: 'impressions', withheld: ANALYTICS_ONLY_SCOPES.facebook, followersNeedWithheld: false, namesWait: true,
+    given: ['impressions', 'reach', 'likes', 'comments', 'shares', 'clicks'], headline: 'impressions', withheld: ANALYTICS_ONLY_SCOPES.facebook, followersNeedWithheld: false, namesWait: true,
   },
   {
     platform: 'instagram', kind: 'instagram', platformAccountId: '17841400000001', post: () => mediaPost('Numbers please', [photo()]),
