@@ -28,3 +28,4 @@ export * from './me-api';
 export * from './connect-links';
 export * from './queue-events';
 export * from './queue-api';
+export * from './metrics';

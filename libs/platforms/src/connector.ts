@@ -1,4 +1,4 @@
-import type { Platform, PlatformBoard, PlatformOptionValues } from '@app/contracts';
+import type { AccountMetricsReading, ItemMetricsReading, Platform, PlatformBoard, PlatformOptionValues } from '@app/contracts';
 import type { MediaRef } from '@app/media';
 
 /**
@@ -73,6 +73,11 @@ export interface PlatformError {
   message: string;
   /** True when the same request may succeed later (rate limit, outage); false when it never will as sent. */
   retryable: boolean;
+  /**
+   * How long the platform asked us to wait before asking again (its retry-after or rate-limit
+   * reset header), in milliseconds, on a retryable answer that named a wait; absent otherwise.
+   */
+  retryAfterMs?: number;
 }
 
 /**
@@ -171,6 +176,15 @@ export interface PlatformConnector {
   deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void>;
   /** The account's boards, every page; only where the platform has boards (Pinterest). Throws PlatformCallFailed on failure. */
   listBoards?(account: ConnectorAccount): Promise<PlatformBoard[]>;
+  /**
+   * One published item's numbers now, in the one vocabulary (null where the platform gives no
+   * such number) with the platform's own fields in `raw`. Throws PlatformCallFailed on a platform
+   * failure: a 429 is retryable with `retryAfterMs` when the platform named a wait; a token
+   * without the analytics scope is `insufficient_platform_scope` (INSUFFICIENT_PLATFORM_SCOPE), not retryable.
+   */
+  fetchItemMetrics(account: ConnectorAccount, platformPostId: string): Promise<ItemMetricsReading>;
+  /** The account's follower (subscriber) count now. Same failures as fetchItemMetrics. */
+  fetchAccountMetrics(account: ConnectorAccount): Promise<AccountMetricsReading>;
 }
 
 /**
