@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, chromium, Page } from 'playwright-core';
+import { freePort } from '../../tools/local/local-environment';
 import { TestStack } from '../support/test-stack';
 
 /**
@@ -23,19 +23,8 @@ let userDataDir: string;
 let context: BrowserContext;
 let clock = 0;
 
-/** A free port, so the callback url (which the sandbox's consent redirects the browser to) is known before the gateway starts. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
+  // A free port, so the callback url (which the sandbox's consent redirects the browser to) is known before the gateway starts.
   const port = await freePort();
   stack = await TestStack.start({
     sandbox: true,

@@ -1,9 +1,10 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../../tools/local/local-environment';
 
 /**
  * A PostgreSQL and a nats-server of one test file's own, which the test may stop,
@@ -12,18 +13,6 @@ import { promisify } from 'node:util';
  */
 
 const run = promisify(execFile);
-
-/** A TCP port nothing listens on right now (the OS picks it; it is released before use). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-      .once('error', reject)
-      .listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as { port: number };
-        server.close(() => resolve(port));
-      });
-  });
-}
 
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
