@@ -98,6 +98,18 @@ describe('admin command line (in-process, real Postgres, platform sandbox)', () 
     expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 
+  it('workspace update --approval-required turns approvals on and off; a value other than true or false changes nothing', async () => {
+    const workspaceId = await newWorkspace();
+    const on = await admin('workspace', 'update', workspaceId, '--approval-required', 'true');
+    expect(on.code).toBe(0);
+    expect(on.json).toEqual({ workspaceId, approvalRequired: true });
+    expect(await workspaces.settings(workspaceId)).toEqual({ approvalRequired: true });
+    const wrong = await admin('workspace', 'update', workspaceId, '--approval-required', 'yes');
+    expect(wrong.code).not.toBe(0);
+    expect(await workspaces.settings(workspaceId)).toEqual({ approvalRequired: true });
+    expect((await admin('workspace', 'update', workspaceId, '--approval-required', 'false')).json.approvalRequired).toBe(false);
+  });
+
   describe('workspace redirect-origins', () => {
     it('shows, replaces and clears the origins sign-ins may send users back to', async () => {
       const workspaceId = await newWorkspace();

@@ -23,6 +23,8 @@ import { PostsController } from './posts/posts.controller';
 import { RATE_LIMIT_PROVIDERS } from './rate-limit/rate-limit.providers';
 import { RequestShapeInterceptor } from './validation/request-shape';
 import { WebhooksController } from './webhooks/webhooks.controller';
+import { WorkspaceController } from './workspace/workspace.controller';
+import { BulkImportController } from './posts/bulk/bulk-import.controller';
 
 /** The HTTP API: keys and scopes, validation, commands out over NATS, lists from the read models. */
 @Module({})
@@ -36,7 +38,7 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
     return {
       module: GatewayModule,
       imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, AccountsModule, WebhookStoresModule, HealthModule, ObservabilityModule],
-      controllers: [MeController, PostsController, AccountsController, CommentsController, MetaWebhookController, WebhooksController],
+      controllers: [MeController, BulkImportController, PostsController, WorkspaceController, AccountsController, CommentsController, MetaWebhookController, WebhooksController],
       providers: [
         KeyAuthenticator,
         PostAnswers,

@@ -1,5 +1,6 @@
 import type { BoardsReply, ListBoardsCommand } from './account-boards';
 import type { AccountView, CompleteConnectCommand, ConnectCallbackCommand, ConnectCallbackReply, ConnectedAccountsReply, ConnectWithCredentialsCommand, DisconnectAccountCommand, RequireReauthCommand, StartConnectCommand, StartConnectReply } from './account-api';
+import type { BulkCreatePostsCommand, BulkCreatePostsReply } from './bulk-import';
 import type { ErrorBody } from './error-codes';
 import type {
   DeleteCommentReplyCommand,
@@ -23,6 +24,7 @@ import type {
   PostCommandReply,
   PublicationState,
   PublishPostCommand,
+  ReviewPostCommand,
   RecordAccountOutcomeCommand,
   RecordAccountOutcomeReply,
   RecordFirstCommentCommand,
@@ -61,6 +63,9 @@ export interface CommandMap {
   'posts.retry': { payload: PublishPostCommand; reply: PostCommandReply };
   'posts.edit': { payload: EditPostCommand; reply: PostCommandReply };
   'posts.delete': { payload: DeletePostCommand; reply: PostCommandReply };
+  'posts.approve': { payload: ReviewPostCommand; reply: PostCommandReply };
+  'posts.reject': { payload: ReviewPostCommand; reply: PostCommandReply };
+  'posts.create-bulk': { payload: BulkCreatePostsCommand; reply: BulkCreatePostsReply };
   'posts.fire-scheduled': { payload: FireScheduledPostCommand; reply: FireScheduledPostReply };
   'posts.abandon-publication': { payload: AbandonPublicationCommand; reply: AbandonPublicationReply };
   'posts.start-account-publish': { payload: StartAccountPublishCommand; reply: StartAccountPublishReply };

@@ -25,3 +25,4 @@ export * from './storable-text';
 export * from './webhooks';
 export * from './position';
 export * from './me-api';
+export * from './bulk-import';

@@ -23,6 +23,7 @@ const DESCRIPTION = [
 export const RESOURCE_TAGS: Array<{ name: string; description: string }> = [
   { name: 'me', description: 'Who the calling key is: its workspace, scopes and rate-limit standing.' },
   { name: 'posts', description: 'Create, schedule, publish, edit and delete posts; each account\'s result.' },
+  { name: 'workspace', description: "The key's workspace and its settings (approvalRequired: posts held for review)." },
   { name: 'accounts', description: 'Connect social accounts (platform sign-in, or credentials obtained elsewhere), list them with their health, disconnect them.' },
   { name: 'comments', description: 'Comments under published posts, classified; reply, hide and unhide.' },
   { name: 'webhooks', description: 'Endpoints of yours that receive signed events (Standard Webhooks), their deliveries, replays.' },
@@ -68,7 +69,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurity(BEARER_SCHEME, {
       type: 'http',
       scheme: 'bearer',
-      description: 'An API key (`sp_…`), opaque (not a JWT): `Authorization: Bearer sp_…`. Keys carry scopes: read, write, publish, engage (and accounts, webhooks when asked for).',
+      description: 'An API key (`sp_…`), opaque (not a JWT): `Authorization: Bearer sp_…`. Keys carry scopes: read, write, publish, engage (and accounts, webhooks, approve when asked for).',
     });
   for (const tag of RESOURCE_TAGS) builder.addTag(tag.name, tag.description);
   const document = SwaggerModule.createDocument(app, builder.build(), { extraModels: [ErrorBodySchema] });

@@ -62,12 +62,17 @@ const PLATFORM_CALL_ERRORS: ErrorCode[] = ['platform_rejected', 'platform_outcom
 const VERSIONED_POST_ERRORS: ErrorCode[] = ['not_found', 'invalid_if_match', 'precondition_failed', 'post_not_editable'];
 
 const OPERATION_RULE_ERRORS = {
-  createPost: [...BODY_ERRORS, 'invalid_idempotency_key', 'idempotency_key_reused', ...POST_RULE_ERRORS, 'scheduled_and_publish_now', 'account_needs_reauth'],
+  createPost: [...BODY_ERRORS, 'invalid_idempotency_key', 'idempotency_key_reused', ...POST_RULE_ERRORS, 'scheduled_and_publish_now', 'account_needs_reauth', 'approval_required'],
+  bulkCreatePosts: ['unsupported_media_type', 'payload_too_large', 'unknown_field', 'invalid_body', 'invalid_idempotency_key'],
+  getBulkImport: ['not_found'],
+  reviewPost: [...BODY_ERRORS, 'not_found', 'post_not_reviewable'],
+  getWorkspace: [],
+  updateWorkspace: [...BODY_ERRORS, 'invalid_workspace_settings'],
   listPosts: ['invalid_query'],
   // Any valid key, not counted: neither insufficient_scope nor rate_limited, unlike the other operations behind the key.
   me: ['unauthenticated', 'unknown_query_parameter', 'internal_error', 'service_unavailable'],
   getPost: ['not_found'],
-  publishPost: [...BODY_ERRORS, 'not_found', 'post_not_publishable'],
+  publishPost: [...BODY_ERRORS, 'not_found', 'post_not_publishable', 'approval_required'],
   retryPost: [...BODY_ERRORS, 'not_found', 'post_not_retryable'],
   editPost: [...BODY_ERRORS, ...VERSIONED_POST_ERRORS, 'nothing_to_edit', 'account_already_published', ...POST_RULE_ERRORS],
   deletePost: [...BODY_ERRORS, ...VERSIONED_POST_ERRORS],

@@ -12,6 +12,7 @@ import {
   PostDetail,
   PostListItem,
   PublishPostCommand,
+  ReviewPostCommand,
 } from '@app/contracts';
 import { CommandClient } from '@app/messaging';
 import { PostViewsReader } from '@app/read-models';
@@ -28,9 +29,12 @@ import { EditPostDto, toEditPostBody } from './edit-post.dto';
 import { etagOf, parseIfMatch } from './if-match';
 import { clampLimit, ListPostsQuery } from './list-posts.query';
 import { PostAnswers } from './post-answers';
+import { actorOf } from './actor-of';
+import { checkIdempotencyKey } from './idempotency-key';
+import { ReviewPostDto } from './review-post.dto';
 
 /** The posts commands answered with the post as the read model shows it. */
-type PostAnsweringCommand = 'posts.create' | 'posts.publish' | 'posts.retry' | 'posts.edit';
+type PostAnsweringCommand = 'posts.create' | 'posts.publish' | 'posts.retry' | 'posts.edit' | 'posts.approve' | 'posts.reject';
 
 const notFound = () => new DomainError('not_found', 'no such post in this workspace');
 const postId = () => new ParseUUIDPipe({ exceptionFactory: notFound });
@@ -79,10 +83,8 @@ export class PostsController {
     @Headers('x-request-id') requestId: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatePostResponse> {
-    if (idempotencyKey !== undefined && (idempotencyKey.trim() === '' || idempotencyKey.length > 255)) {
-      throw new DomainError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 characters');
-    }
-    const command: CreatePostCommand = { workspaceId: principal.workspaceId, body: toCreatePostBody(dto), idempotencyKey: idempotencyKey ?? null };
+    checkIdempotencyKey(idempotencyKey);
+    const command: CreatePostCommand = { workspaceId: principal.workspaceId, body: toCreatePostBody(dto), idempotencyKey: idempotencyKey ?? null, actor: actorOf(principal) };
     return this.run('posts.create', principal.workspaceId, command, requestId, reply, 201);
   }
 
@@ -100,7 +102,7 @@ export class PostsController {
     @Headers('x-request-id') requestId: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatePostResponse> {
-    const command: PublishPostCommand = { workspaceId: principal.workspaceId, postId: id };
+    const command: PublishPostCommand = { workspaceId: principal.workspaceId, postId: id, actor: actorOf(principal) };
     return this.run('posts.publish', principal.workspaceId, command, requestId, reply, 201);
   }
 
@@ -122,13 +124,51 @@ export class PostsController {
     return this.run('posts.retry', principal.workspaceId, command, requestId, reply, 201);
   }
 
+  /** A reviewer approves a post held for review: it publishes as its status says (a draft stays a draft). */
+  @Post(':id/approve')
+  @HttpCode(200)
+  @RequireScopes('approve')
+  @ApiOperation({ summary: 'Approve a post held for review', description: 'Needs the approve scope. A scheduled post then publishes at its time; approving an approved post changes nothing.' })
+  @ApiPostId()
+  @ApiPostAnswer(200)
+  @ApiErrors(...OPERATION_ERRORS.reviewPost)
+  async approve(
+    @Principal() principal: KeyPrincipal,
+    @Param('id', postId()) id: string,
+    @Body(bodyValidation) dto: ReviewPostDto,
+    @Headers('x-request-id') requestId: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CreatePostResponse> {
+    const command: ReviewPostCommand = { workspaceId: principal.workspaceId, postId: id, actor: actorOf(principal), note: dto.note ?? null };
+    return this.run('posts.approve', principal.workspaceId, command, requestId, reply, 200);
+  }
+
+  /** A reviewer rejects a post held for review: it is not published (a scheduled one fails at its time with approval_missed) unless edited and approved. */
+  @Post(':id/reject')
+  @HttpCode(200)
+  @RequireScopes('approve')
+  @ApiOperation({ summary: 'Reject a post held for review, with a note', description: 'Needs the approve scope. An edit by its writer sends it back to review.' })
+  @ApiPostId()
+  @ApiPostAnswer(200)
+  @ApiErrors(...OPERATION_ERRORS.reviewPost)
+  async reject(
+    @Principal() principal: KeyPrincipal,
+    @Param('id', postId()) id: string,
+    @Body(bodyValidation) dto: ReviewPostDto,
+    @Headers('x-request-id') requestId: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CreatePostResponse> {
+    const command: ReviewPostCommand = { workspaceId: principal.workspaceId, postId: id, actor: actorOf(principal), note: dto.note ?? null };
+    return this.run('posts.reject', principal.workspaceId, command, requestId, reply, 200);
+  }
+
   @Get()
   @RequireScopes('read')
   @ApiOperation({ summary: 'List posts, newest first, a page at a time', description: 'nextCursor, passed back as cursor with the same filters, reads the next page; null on the last page.' })
   @ApiOkResponse({ type: PostListSchema })
   @ApiErrors(...OPERATION_ERRORS.listPosts)
   async list(@Principal() principal: KeyPrincipal, @Query(queryValidation) query: ListPostsQuery): Promise<{ posts: PostListItem[]; nextCursor: string | null }> {
-    const page = await this.posts.list(principal.workspaceId, { status: query.status, limit: clampLimit(query.limit), cursor: query.cursor });
+    const page = await this.posts.list(principal.workspaceId, { status: query.status, approval: query.approval, limit: clampLimit(query.limit), cursor: query.cursor });
     return { posts: page.items, nextCursor: page.nextCursor };
   }
 
@@ -165,7 +205,7 @@ export class PostsController {
     @Headers('x-request-id') requestId: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatePostResponse> {
-    const command: EditPostCommand = { workspaceId: principal.workspaceId, postId: id, changes: toEditPostBody(dto), expectedVersion: parseIfMatch(ifMatch) };
+    const command: EditPostCommand = { workspaceId: principal.workspaceId, postId: id, changes: toEditPostBody(dto), expectedVersion: parseIfMatch(ifMatch), actor: actorOf(principal) };
     return this.run('posts.edit', principal.workspaceId, command, requestId, reply, 200);
   }
 

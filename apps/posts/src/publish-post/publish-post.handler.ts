@@ -1,14 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { PostCommandReply, PublishPostCommand } from '@app/contracts';
 import { PostCommandRunner } from '../domain/post-command-runner';
+import { ReviewPolicy } from '../review/review-policy';
 
 /** Publishing an existing post: a draft or scheduled post now, or the failed accounts again. */
 @Injectable()
 export class PublishPostHandler {
-  constructor(private readonly runner: PostCommandRunner) {}
+  constructor(
+    private readonly runner: PostCommandRunner,
+    private readonly reviews: ReviewPolicy,
+  ) {}
 
   async publish(command: PublishPostCommand, requestId: string | undefined): Promise<PostCommandReply> {
-    const result = await this.runner.run(command.postId, { workspaceId: command.workspaceId }, (_state, now) => ({ type: 'PublishPost', now }), requestId);
+    const review = await this.reviews.reviewFor(command.workspaceId, command.actor);
+    const result = await this.runner.run(command.postId, { workspaceId: command.workspaceId }, (_state, now) => ({ type: 'PublishPost', review, now }), requestId);
     return { postId: command.postId, position: result.position!, replayed: false };
   }
 

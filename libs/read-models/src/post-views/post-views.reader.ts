@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { AltTexts, FirstCommentResult, PlatformOptions, PostDetail, PostListItem, PostOverrides, PostStatus, ThreadPart, ThreadPartResult } from '@app/contracts';
+import { ApprovalState, AltTexts, FirstCommentResult, PostApproval, PlatformOptions, PostDetail, PostListItem, PostOverrides, PostStatus, ThreadPart, ThreadPartResult } from '@app/contracts';
 import { decodeListCursor, encodeListCursor, keyset, ListPage, toPage } from '../list-cursor';
 
 interface PostViewRow {
@@ -12,9 +12,10 @@ interface PostViewRow {
   results: PostListItem['results'];
   error_message: string | null;
   created_at: Date;
+  approval: PostApproval | null;
 }
 
-const LIST_COLUMNS = 'id, content_preview AS content, platforms, status, scheduled_at, published_at, results, error_message, created_at';
+const LIST_COLUMNS = 'id, content_preview AS content, platforms, status, scheduled_at, published_at, results, error_message, created_at, approval';
 
 function toListItem(row: PostViewRow): PostListItem {
   return {
@@ -27,6 +28,8 @@ function toListItem(row: PostViewRow): PostListItem {
     results: row.results,
     errorMessage: row.error_message,
     createdAt: row.created_at.toISOString(),
+    // Only on a post held for review: the spec's shape otherwise.
+    ...(row.approval ? { approval: row.approval } : {}),
   };
 }
 
@@ -37,13 +40,15 @@ export class PostViewsReader {
   /**
    * One page, newest first (created_at, then id: ids are time-ordered UUIDv7),
    * after the position a cursor names; created_at never changes, so the keyset
-   * holds while posts are created. A cursor only continues the status it was issued for.
+   * holds while posts are created. A cursor only continues the status (and approval state) it was issued for.
    */
-  async list(workspaceId: string, filter: { status?: PostStatus; limit: number; cursor?: string }): Promise<ListPage<PostListItem>> {
+  async list(workspaceId: string, filter: { status?: PostStatus; approval?: ApprovalState; limit: number; cursor?: string }): Promise<ListPage<PostListItem>> {
     const params: unknown[] = [workspaceId, filter.limit + 1];
-    const boundTo = { status: filter.status };
+    // Bound only when given, so a cursor issued before the approval filter existed still continues.
+    const boundTo = { status: filter.status, ...(filter.approval ? { approval: filter.approval } : {}) };
     const where = ['workspace_id = $1'];
     if (filter.status) where.push(`status = $${params.push(filter.status)}`);
+    if (filter.approval) where.push(`approval IS NOT NULL AND approval->>'state' = $${params.push(filter.approval)}`);
     if (filter.cursor !== undefined) where.push(keyset.after('created_at', params, decodeListCursor(filter.cursor, 'posts', boundTo)));
     const { rows } = await this.pool.query<PostViewRow & { sort_key_micros: string }>(
       `SELECT ${LIST_COLUMNS}, ${keyset.sortKeyMicros('created_at')} FROM post_views WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $2`,
@@ -56,7 +61,7 @@ export class PostViewsReader {
     const { rows } = await this.pool.query<
       PostViewRow & { accounts: PostDetail['accounts']; media_urls: string[]; alt_text: AltTexts; first_comments: string[]; thread: ThreadPart[]; auto_split: boolean; thread_results: Record<string, ThreadPartResult[]>; first_comment_results: Record<string, FirstCommentResult[]>; overrides: PostOverrides; platform_options: PlatformOptions; version: number }
     >(
-      `SELECT id, content, platforms, status, scheduled_at, published_at, results, error_message, created_at,
+      `SELECT id, content, platforms, status, scheduled_at, published_at, results, error_message, created_at, approval,
               accounts, media_urls, alt_text, first_comments, thread, auto_split, thread_results, first_comment_results, overrides, platform_options, version
        FROM post_views WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, id],

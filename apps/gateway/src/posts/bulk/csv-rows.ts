@@ -1,0 +1,83 @@
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import { BULK_IMPORT_MAX_ROWS, DomainError, isPlatform } from '@app/contracts';
+
+/**
+ * The CSV columns of a bulk import (README, Bulk import), each a field of a single create:
+ * lists (accounts, platforms, mediaUrls, firstComments) are separated by `|` — never a part of
+ * an account reference, a url or a platform id — with the spaces around each entry dropped;
+ * `content_<platform>` is that platform's override of the content (overrides.<platform>.content).
+ * An empty cell is an absent field.
+ */
+export const CSV_COLUMNS = ['content', 'accounts', 'platforms', 'scheduledAt', 'queue', 'mediaUrls', 'firstComments'] as const;
+const LIST_COLUMNS = new Set(['accounts', 'platforms', 'mediaUrls', 'firstComments']);
+const OVERRIDE_PREFIX = 'content_';
+
+/** A CSV data line as a create body (before the create DTO checks its shape), with its 1-based row number (the header is row 0). */
+export interface CsvRow {
+  row: number;
+  body: Record<string, unknown>;
+}
+
+/** The header's columns all known, or the upload refused before any row is read. */
+function checkHeader(columns: string[]): void {
+  const unknown = columns.filter((column) => !(CSV_COLUMNS as readonly string[]).includes(column) && !(column.startsWith(OVERRIDE_PREFIX) && isPlatform(column.slice(OVERRIDE_PREFIX.length))));
+  if (unknown.length > 0) {
+    throw new DomainError('unknown_field', `the CSV header names columns a bulk import does not take: ${unknown.join(', ')}`, {
+      details: unknown.map((field) => ({ field, suggestion: null, allowed: [...CSV_COLUMNS, `${OVERRIDE_PREFIX}<platform>`] })),
+    });
+  }
+  if (!columns.includes('content') && !columns.some((c) => c.startsWith(OVERRIDE_PREFIX)) && !columns.includes('mediaUrls')) {
+    throw new DomainError('invalid_body', 'the CSV header needs a content column (or content_<platform>, or mediaUrls)');
+  }
+}
+
+function toBody(record: Record<string, string>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const overrides: Record<string, { content: string }> = {};
+  for (const [column, raw] of Object.entries(record)) {
+    if (raw === '') continue;
+    if (column.startsWith(OVERRIDE_PREFIX)) overrides[column.slice(OVERRIDE_PREFIX.length)] = { content: raw };
+    else if (LIST_COLUMNS.has(column)) body[column] = raw.split('|').map((entry) => entry.trim()).filter((entry) => entry !== '');
+    // queue: a cell of true or false (the create's queue flag); anything else is kept as text for the DTO to refuse.
+    else if (column === 'queue') body.queue = raw.trim() === 'true' ? true : raw.trim() === 'false' ? false : raw;
+    else body[column] = column === 'content' ? raw : raw.trim();
+  }
+  if (Object.keys(overrides).length > 0) body.overrides = overrides;
+  return body;
+}
+
+/**
+ * The rows of a CSV upload, read as the bytes arrive (csv-parse's stream; a row at a time is
+ * held, never the file). A header naming an unknown column, or a file over BULK_IMPORT_MAX_ROWS
+ * rows, refuses the whole upload; a malformed line (an unclosed quote) is invalid_body with its line.
+ */
+export async function* csvRows(file: Readable): AsyncGenerator<CsvRow> {
+  const parser = file.pipe(
+    parse({
+      bom: true,
+      columns: (header: string[]) => {
+        const columns = header.map((column) => column.trim());
+        checkHeader(columns);
+        return columns;
+      },
+      skip_empty_lines: true,
+      relax_column_count: false,
+    }),
+  );
+  let row = 0;
+  try {
+    for await (const record of parser as AsyncIterable<Record<string, string>>) {
+      row += 1;
+      if (row > BULK_IMPORT_MAX_ROWS) throw new DomainError('invalid_body', `a bulk import takes at most ${BULK_IMPORT_MAX_ROWS} rows`, { details: { maxRows: BULK_IMPORT_MAX_ROWS } });
+      yield { row, body: toBody(record) };
+    }
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    const code = (error as { code?: string }).code;
+    if (typeof code === 'string' && code.startsWith('CSV_')) throw new DomainError('invalid_body', `the CSV cannot be read after row ${row}: ${(error as Error).message}`, { details: { afterRow: row } });
+    throw error;
+  } finally {
+    file.resume();
+  }
+}
