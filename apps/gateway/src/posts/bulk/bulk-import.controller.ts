@@ -81,7 +81,7 @@ export class BulkImportController {
   })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1–255 characters: the same upload again creates nothing new; each row answers replayed' })
   @ApiProduces('application/json', NDJSON)
-  @ApiOkResponse({ type: BulkImportResponseSchema, description: 'every row\'s outcome (application/x-ndjson: one BulkRowOutcome per line, then {"summary": ...})' })
+  @ApiOkResponse({ type: BulkImportResponseSchema, description: 'every row\'s outcome, in row order (application/x-ndjson: one row outcome per line as soon as it is known, then {"summary": {atomic, total, created, refused}})' })
   @ApiErrors(...OPERATION_ERRORS.bulkCreatePosts)
   async import(
     @Principal() principal: KeyPrincipal,
@@ -101,7 +101,7 @@ export class BulkImportController {
     }
     const rows: BulkRowOutcome[] = [];
     for await (const batch of outcomes) rows.push(...batch);
-    return summary(source.atomic, rows);
+    return summary(source.atomic, rows.sort((a, b) => a.row - b.row));
   }
 
   private async jsonSource(body: unknown): Promise<{ atomic: boolean; rows: AsyncIterable<RawRow>; column?: (field: string) => string }> {
@@ -148,6 +148,13 @@ export class BulkImportController {
     let pending: BulkImportRow[] = [];
     const refusedRows: BulkRowOutcome[] = [];
     for await (const { row, raw } of source) {
+      if (row > BULK_IMPORT_MAX_ROWS) {
+        // Past the limit: refused, and nothing after it read (atomic: nothing created).
+        const beyond: BulkRowOutcome = { row, identity: rowIdentity(row, raw), status: 'refused', error: { code: 'invalid_body', message: `a bulk import takes at most ${BULK_IMPORT_MAX_ROWS} rows: this row and any after it were not read` } };
+        if (run.atomic) refusedRows.push(beyond);
+        else yield [beyond];
+        break;
+      }
       const checked = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? await checkRow(row, raw, column) : notAnObject(row, raw);
       if ('refused' in checked) {
         if (run.atomic) refusedRows.push(checked.refused);

@@ -15,9 +15,10 @@ export function rowIdentity(row: number, raw: unknown): string {
   return `${row}:${createHash('sha256').update(canonical(raw)).digest('hex').slice(0, 16)}`;
 }
 
-/** The field a shape refusal names (unknown_field's details, or the first word of invalid_body's problem). */
+/** The field a shape refusal names (unknown_field's details.field, or the first word of invalid_body's first problem). */
 function fieldOf(error: DomainError): string | undefined {
   const details = error.extra.details;
+  if (details && typeof details === 'object' && 'field' in details) return String((details as { field: unknown }).field);
   if (Array.isArray(details) && details.length > 0) {
     const first = details[0] as unknown;
     if (first && typeof first === 'object' && 'field' in first) return String((first as { field: unknown }).field);

@@ -49,8 +49,8 @@ function toBody(record: Record<string, string>): Record<string, unknown> {
 
 /**
  * The rows of a CSV upload, read as the bytes arrive (csv-parse's stream; a row at a time is
- * held, never the file). A header naming an unknown column, or a file over BULK_IMPORT_MAX_ROWS
- * rows, refuses the whole upload; a malformed line (an unclosed quote) is invalid_body with its line.
+ * held, never the file), up to the first past BULK_IMPORT_MAX_ROWS. A header naming an unknown
+ * column refuses the whole upload; a malformed line (an unclosed quote) is invalid_body after its row.
  */
 export async function* csvRows(file: Readable): AsyncGenerator<CsvRow> {
   const parser = file.pipe(
@@ -69,8 +69,9 @@ export async function* csvRows(file: Readable): AsyncGenerator<CsvRow> {
   try {
     for await (const record of parser as AsyncIterable<Record<string, string>>) {
       row += 1;
-      if (row > BULK_IMPORT_MAX_ROWS) throw new DomainError('invalid_body', `a bulk import takes at most ${BULK_IMPORT_MAX_ROWS} rows`, { details: { maxRows: BULK_IMPORT_MAX_ROWS } });
       yield { row, body: toBody(record) };
+      // The importer stops at the row past the limit (refusing it): nothing after it is read.
+      if (row > BULK_IMPORT_MAX_ROWS) return;
     }
   } catch (error) {
     if (error instanceof DomainError) throw error;
