@@ -53,6 +53,29 @@ function withUndecoratedAnswers(document: OpenAPIObject): OpenAPIObject {
       content: { 'application/json': { schema: { type: 'object', required: ['received'], properties: { received: { type: 'integer', minimum: 0 } } } } },
     };
   }
+  return withBulkImportMedia(document);
+}
+
+/** The bulk import's CSV upload and NDJSON answer, each with its own schema (the decorators give one schema for every media type). */
+function withBulkImportMedia(document: OpenAPIObject): OpenAPIObject {
+  const bulk = document.paths['/api/v1/posts/bulk']?.post;
+  const upload = (bulk?.requestBody as { content?: Record<string, unknown> } | undefined)?.content;
+  if (upload?.['multipart/form-data']) {
+    upload['multipart/form-data'] = {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: {
+          atomic: { type: 'string', enum: ['true', 'false'], description: 'before the file part; true: all rows or none' },
+          file: { type: 'string', format: 'binary', description: 'text/csv, a header line naming its columns (README, Bulk import)' },
+        },
+      },
+    };
+  }
+  const answer = (bulk?.responses['200'] as { content?: Record<string, unknown> } | undefined)?.content;
+  if (answer?.['application/x-ndjson']) {
+    answer['application/x-ndjson'] = { schema: { type: 'string', description: 'one row outcome (as in rows) per line as soon as it is known, then {"summary": {atomic, total, created, refused}}' } };
+  }
   return document;
 }
 

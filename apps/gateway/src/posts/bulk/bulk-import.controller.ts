@@ -25,6 +25,15 @@ import { CSV_COLUMNS, csvRows } from './csv-rows';
 const ROWS_PER_COMMAND = 100;
 const NDJSON = 'application/x-ndjson';
 
+/** One import as it runs: who sends it, how, and the position of the last event it appended. */
+interface ImportRun {
+  principal: KeyPrincipal;
+  atomic: boolean;
+  idempotencyKey: string | null;
+  requestId: string;
+  lastPosition: string | null;
+}
+
 /** A row as the upload gave it, before the create DTO checks it. */
 interface RawRow {
   row: number;
@@ -71,14 +80,8 @@ export class BulkImportController {
     ].join(' '),
   })
   @ApiConsumes('application/json', 'multipart/form-data')
-  @ApiBody({
-    schema: {
-      oneOf: [
-        { $ref: getSchemaPath(BulkImportDto) },
-        { type: 'object', required: ['file'], properties: { atomic: { type: 'string', enum: ['true', 'false'] }, file: { type: 'string', format: 'binary', description: 'text/csv' } } },
-      ],
-    },
-  })
+  // One schema per media type: openapi-document.ts (withBulkImportMedia) sets each.
+  @ApiBody({ schema: { $ref: getSchemaPath(BulkImportDto) } })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1–255 characters: the same upload again creates nothing new; each row answers replayed' })
   @ApiProduces('application/json', NDJSON)
   @ApiOkResponse({ type: BulkImportResponseSchema, description: 'every row\'s outcome, in row order (application/x-ndjson: one row outcome per line as soon as it is known, then {"summary": {atomic, total, created, refused}})' })
@@ -93,7 +96,7 @@ export class BulkImportController {
   ): Promise<BulkImportResponse | Readable> {
     checkIdempotencyKey(idempotencyKey);
     const source = request.isMultipart() ? await this.csvSource(request) : await this.jsonSource(request.body);
-    const run = { principal, atomic: source.atomic, idempotencyKey: idempotencyKey ?? null, requestId: requestId ?? randomUUID() };
+    const run: ImportRun = { principal, atomic: source.atomic, idempotencyKey: idempotencyKey ?? null, requestId: requestId ?? randomUUID(), lastPosition: null };
     const outcomes = this.outcomes(run, source.rows, source.column);
     if (accept?.includes(NDJSON)) {
       void reply.header('content-type', NDJSON);
@@ -138,10 +141,10 @@ export class BulkImportController {
   /**
    * Every row's outcome, a batch at a time: refused by its shape at once; the others sent to the
    * posts service ROWS_PER_COMMAND at a time (atomic: all in one command, and none if any row
-   * was refused by its shape), each batch answered once the read model shows it.
+   * was refused by its shape); the last batch once the read model shows every created post.
    */
   private async *outcomes(
-    run: { principal: KeyPrincipal; atomic: boolean; idempotencyKey: string | null; requestId: string },
+    run: ImportRun,
     source: AsyncIterable<RawRow>,
     column?: (field: string) => string,
   ): AsyncGenerator<BulkRowOutcome[]> {
@@ -167,20 +170,27 @@ export class BulkImportController {
         pending = [];
       }
     }
+    const settle = async () => {
+      // Read-your-writes, once: every created post is listed by GET /api/v1/posts when the answer (or the NDJSON summary) comes.
+      if (run.lastPosition) await this.projection.waitFor(run.lastPosition, this.config.projectionWaitMs);
+    };
     if (run.atomic && refusedRows.length > 0) {
       // All or nothing: a row refused by its shape, and no row is sent.
       const skipped: BulkRowOutcome[] = pending.map((r) => ({ row: r.row, identity: r.identity, status: 'skipped' }));
       yield [...refusedRows, ...skipped].sort((a, b) => a.row - b.row);
       return;
     }
-    if (pending.length > 0) yield await this.create(run, pending);
+    const last = pending.length > 0 ? await this.create(run, pending) : [];
+    await settle();
+    if (last.length > 0) yield last;
   }
 
-  private async create(run: { principal: KeyPrincipal; atomic: boolean; idempotencyKey: string | null; requestId: string }, rows: BulkImportRow[]): Promise<BulkRowOutcome[]> {
+  /** One command of rows; the position of its last event is kept, for the one read-your-writes wait at the end. */
+  private async create(run: ImportRun, rows: BulkImportRow[]): Promise<BulkRowOutcome[]> {
     const { principal } = run;
     const result = await this.commands.request('posts.create-bulk', { workspaceId: principal.workspaceId, rows, atomic: run.atomic, idempotencyKey: run.idempotencyKey, actor: actorOf(principal) }, run.requestId);
-    // Read-your-writes: the posts of the batch are listed by GET /api/v1/posts once it is answered.
-    if (result.position) await this.projection.waitFor(result.position, this.config.projectionWaitMs);
+    // Commands go one after another: the last one's position is past every earlier one's.
+    if (result.position) run.lastPosition = result.position;
     return result.rows;
   }
 
