@@ -113,13 +113,14 @@ describe('AsyncAPI document', () => {
     expect((await request('DELETE', `/api/v1/posts/${other.body.post.id}`)).status).toBe(204);
     await request('POST', '/api/v1/posts', { content: 'late', accounts: [ok.ref], scheduledAt: new Date(Date.now() + 3_600_000).toISOString() });
     // Approvals: a writer's draft held for review, rejected, edited (held again) and approved.
-    expect((await request('PATCH', '/api/v1/workspace', { approvalRequired: true })).status).toBe(200);
-    const writer = await stack.key(workspaceId, ['read', 'write']);
+    const [reviewer, writer] = [await stack.key(workspaceId, ['read', 'approve']), await stack.key(workspaceId, ['read', 'write'])];
+    const review = (path: string, body: unknown) => stack.request(path.startsWith('/api/v1/workspace') ? 'PATCH' : 'POST', path, { key: reviewer, body });
+    expect((await review('/api/v1/workspace', { approvalRequired: true })).status).toBe(200);
     const held = await stack.request('POST', '/api/v1/posts', { key: writer, body: { content: 'review me', accounts: [ok.ref] } });
     const heldId = held.body.post.id as string;
-    expect((await request('POST', `/api/v1/posts/${heldId}/reject`, { note: 'no' })).status).toBe(200);
+    expect((await review(`/api/v1/posts/${heldId}/reject`, { note: 'no' })).status).toBe(200);
     expect((await stack.request('PATCH', `/api/v1/posts/${heldId}`, { key: writer, body: { content: 'better' } })).status).toBe(200);
-    expect((await request('POST', `/api/v1/posts/${heldId}/approve`, {})).status).toBe(200);
+    expect((await review(`/api/v1/posts/${heldId}/approve`, {})).status).toBe(200);
     offsetMs = 7 * 3_600_000;
 
     const everyType = Object.keys(POST_EVENT_TYPES);
