@@ -172,7 +172,7 @@ describe('admin command line (in-process, real Postgres, platform sandbox)', () 
 
       const help = await admin('key', 'create', '--help');
       expect(help.code).toBe(0);
-      expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/read,write,publish,engage,accounts,webhooks \(accounts, to connect and disconnect social accounts, and webhooks, to manage webhook endpoints, are only granted when asked for\)/);
+      expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/read,write,publish,engage,accounts,webhooks,approve \(accounts, to connect and disconnect social accounts, webhooks, to manage webhook endpoints, and approve, to review held posts and change the workspace's settings, are only granted when asked for\)/);
     });
 
     it.each([
