@@ -127,6 +127,16 @@ describe('approvals', () => {
     expect((await stack.request('POST', `/api/v1/posts/${id}/approve`, { key: reviewer, body: {} })).body.error.code).toBe('post_not_reviewable');
   });
 
+  it("holds a writer's bulk-imported rows as it holds single creates, and refuses their publishNow rows with approval_required", async () => {
+    const answer = await stack.request('POST', '/api/v1/posts/bulk', {
+      key: writer,
+      body: { posts: [{ content: 'bulk held', accounts: ['x:@acme'], scheduledAt: new Date(Date.now() + 3_600_000).toISOString() }, { content: 'bulk now', accounts: ['x:@acme'], publishNow: true }] },
+    });
+    expect(answer.body).toMatchObject({ created: 1, refused: 1 });
+    expect(answer.body.rows[1]).toMatchObject({ status: 'refused', error: { code: 'approval_required', column: 'publishNow' } });
+    expect((await get(answer.body.rows[0].postId)).approval).toMatchObject({ state: 'pending' });
+  });
+
   it('an approved scheduled post publishes at its time', async () => {
     const content = `approved ${Date.now()}`;
     const id = (await create(writer, { content, scheduledAt: new Date(Date.now() + 2_000).toISOString() })).body.post.id as string;
