@@ -4,7 +4,7 @@ import { v5 as uuidv5, v7 as uuidv7 } from 'uuid';
 import { CreatePostCommand, PostCommandReply } from '@app/contracts';
 import { Account, AccountStore } from '@app/accounts';
 import { PostCommandRunner } from '../domain/post-command-runner';
-import { PostCommand } from '../domain/post.commands';
+import { PostCommand, Review } from '../domain/post.commands';
 import { PostState } from '../domain/post.state';
 import { ReviewPolicy } from '../review/review-policy';
 import { resolveAccountRefs } from './resolve-account-refs';
@@ -54,7 +54,7 @@ export class CreatePostHandler {
    * The create as the decider takes it; the bulk import (bulk-create.handler.ts) prepares each
    * row with it, so a row is decided by the very rules of a single create.
    */
-  prepare(command: CreatePostCommand, context: { workspaceAccounts: Account[]; review: Awaited<ReturnType<ReviewPolicy['reviewFor']>> }): PreparedCreate {
+  prepare(command: CreatePostCommand, context: { workspaceAccounts: Account[]; review: Review | undefined }): PreparedCreate {
     const key = command.idempotencyKey;
     const postId = key ? uuidv5(`${command.workspaceId}\n${key}`, IDEMPOTENT_POST_NAMESPACE) : uuidv7();
     const idempotency = key ? { key, requestHash: requestHash(command.body) } : null;
