@@ -137,6 +137,11 @@ describe('POST /api/v1/posts/bulk', () => {
     expect(tooMany.body).toMatchObject({ total: 1001, created: 0, refused: 1 });
     expect(tooMany.body.rows[1000]).toMatchObject({ row: 1001, status: 'refused', error: { code: 'invalid_body' } });
     expect((await bulk({ posts: Array.from({ length: 1001 }, () => ({ content: 'x', accounts: ['x:@acme'] })) })).body.error.code).toBe('invalid_body');
+    // A line that cannot be read (another number of cells), atomic: that row refused, nothing created.
+    const malformed = await bulk(csvUpload('content,accounts\nFine,x:@acme\nToo,many,cells\nAlso fine,x:@acme\n', { atomic: 'true' }));
+    expect(malformed.body).toMatchObject({ created: 0, refused: 1 });
+    expect(malformed.body.rows.map((r: { row: number; status: string }) => [r.row, r.status])).toEqual([[1, 'skipped'], [2, 'refused'], [3, 'skipped']]);
+    expect(malformed.body.rows[1].error).toMatchObject({ code: 'invalid_body', details: { line: 3 } });
     const elsewhere = await stack.request('POST', '/api/v1/posts', { key, body: csvUpload('content\nHi') });
     expect({ status: elsewhere.status, code: elsewhere.body.error.code }).toEqual({ status: 415, code: 'unsupported_media_type' });
     expect((await bulk({ posts: [] })).body.error.code).toBe('invalid_body');

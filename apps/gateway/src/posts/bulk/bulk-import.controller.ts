@@ -34,11 +34,8 @@ interface ImportRun {
   lastPosition: string | null;
 }
 
-/** A row as the upload gave it, before the create DTO checks it. */
-interface RawRow {
-  row: number;
-  raw: unknown;
-}
+/** A row as the upload gave it, before the create DTO checks it (or a CSV line that could not be read). */
+type RawRow = { row: number; raw: unknown } | { row: number; unreadable: { message: string; details: unknown } };
 
 /** What a CSV upload calls a create field: content_<platform> for an override, the column of the same name otherwise. */
 function csvColumn(field: string): string {
@@ -131,7 +128,7 @@ export class BulkImportController {
       if (type !== 'text/csv') throw new DomainError('unsupported_media_type', `the file part is ${type}; a bulk import takes text/csv`);
       const file = part.file;
       async function* rows() {
-        for await (const { row, body } of csvRows(file)) yield { row, raw: body };
+        for await (const line of csvRows(file)) yield 'body' in line ? { row: line.row, raw: line.body } : line;
       }
       return { atomic, rows: rows(), column: csvColumn };
     }
@@ -150,7 +147,17 @@ export class BulkImportController {
   ): AsyncGenerator<BulkRowOutcome[]> {
     let pending: BulkImportRow[] = [];
     const refusedRows: BulkRowOutcome[] = [];
-    for await (const { row, raw } of source) {
+    for await (const next of source) {
+      const { row } = next;
+      if ('unreadable' in next) {
+        // A CSV line the parser could not read: its row is refused, the rows after it go on.
+        const refusal: BulkRowOutcome = { row, identity: rowIdentity(row, null), status: 'refused', error: { code: 'invalid_body', ...next.unreadable } };
+        if (run.atomic) refusedRows.push(refusal);
+        else yield [refusal];
+        if (row > BULK_IMPORT_MAX_ROWS) break;
+        continue;
+      }
+      const { raw } = next;
       if (row > BULK_IMPORT_MAX_ROWS) {
         // Past the limit: refused, and nothing after it read (atomic: nothing created).
         const beyond: BulkRowOutcome = { row, identity: rowIdentity(row, raw), status: 'refused', error: { code: 'invalid_body', message: `a bulk import takes at most ${BULK_IMPORT_MAX_ROWS} rows: this row and any after it were not read` } };

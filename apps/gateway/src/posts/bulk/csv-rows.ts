@@ -13,11 +13,12 @@ export const CSV_COLUMNS = ['content', 'accounts', 'platforms', 'scheduledAt', '
 const LIST_COLUMNS = new Set(['accounts', 'platforms', 'mediaUrls', 'firstComments']);
 const OVERRIDE_PREFIX = 'content_';
 
-/** A CSV data line as a create body (before the create DTO checks its shape), with its 1-based row number (the header is row 0). */
-export interface CsvRow {
-  row: number;
-  body: Record<string, unknown>;
-}
+/**
+ * A CSV data line as a create body (before the create DTO checks it), or — a line the parser
+ * could not read (an unclosed quote, another number of cells) — why, with its 1-based row number
+ * (the header is row 0; a line that cannot be read still counts as its row).
+ */
+export type CsvRow = { row: number; body: Record<string, unknown> } | { row: number; unreadable: { message: string; details: { line: number | null; reason: string } } };
 
 /** The header's columns all known, or the upload refused before any row is read. */
 function checkHeader(columns: string[]): void {
@@ -50,9 +51,13 @@ function toBody(record: Record<string, string>): Record<string, unknown> {
 /**
  * The rows of a CSV upload, read as the bytes arrive (csv-parse's stream; a row at a time is
  * held, never the file), up to the first past BULK_IMPORT_MAX_ROWS. A header naming an unknown
- * column refuses the whole upload; a malformed line (an unclosed quote) is invalid_body after its row.
+ * column refuses the whole upload; a line that cannot be read is its row's refusal, and the rows
+ * after it are read on (csv-parse's skip_records_with_error: on_skip and on_record run in the
+ * file's order, so each gets its row number there).
  */
 export async function* csvRows(file: Readable): AsyncGenerator<CsvRow> {
+  let ordinal = 0;
+  const unreadable: CsvRow[] = [];
   const parser = file.pipe(
     parse({
       bom: true,
@@ -62,21 +67,32 @@ export async function* csvRows(file: Readable): AsyncGenerator<CsvRow> {
         return columns;
       },
       skip_empty_lines: true,
-      relax_column_count: false,
+      skip_records_with_error: true,
+      on_record: (record: Record<string, string>) => ({ row: ++ordinal, record }),
+      on_skip: (error: unknown) => {
+        // The header's refusal is the upload's, not a line's: thrown on, it ends the parse.
+        if (error instanceof DomainError || !error) throw error ?? new Error('csv-parse skipped a line without an error');
+        const { code, lines } = error as { code?: string; lines?: number };
+        unreadable.push({ row: ++ordinal, unreadable: { message: `this CSV line cannot be read: ${(error as Error).message}`, details: { line: lines ?? null, reason: code ?? 'CSV_ERROR' } } });
+      },
     }),
   );
-  let row = 0;
   try {
-    for await (const record of parser as AsyncIterable<Record<string, string>>) {
-      row += 1;
+    for await (const { row, record } of parser as AsyncIterable<{ row: number; record: Record<string, string> }>) {
+      while (unreadable.length > 0 && unreadable[0].row < row) yield unreadable.shift()!;
       yield { row, body: toBody(record) };
       // The importer stops at the row past the limit (refusing it): nothing after it is read.
       if (row > BULK_IMPORT_MAX_ROWS) return;
     }
+    for (const skipped of unreadable) {
+      yield skipped;
+      if (skipped.row > BULK_IMPORT_MAX_ROWS) return;
+    }
   } catch (error) {
     if (error instanceof DomainError) throw error;
-    const code = (error as { code?: string }).code;
-    if (typeof code === 'string' && code.startsWith('CSV_')) throw new DomainError('invalid_body', `the CSV cannot be read after row ${row}: ${(error as Error).message}`, { details: { afterRow: row } });
+    // csv-parse's own errors (CsvError) that no line explains (the header itself unreadable).
+    const { code } = error as { code?: string };
+    if (typeof code === 'string' && code.startsWith('CSV_')) throw new DomainError('invalid_body', `the CSV cannot be read: ${(error as Error).message}`, { details: { reason: code } });
     throw error;
   } finally {
     file.resume();
