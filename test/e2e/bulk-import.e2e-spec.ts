@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { TestStack } from '../support/test-stack';
 
 /**
@@ -144,6 +145,8 @@ describe('POST /api/v1/posts/bulk', () => {
     expect(malformed.body.rows[1].error).toMatchObject({ code: 'invalid_body', details: { line: 3 } });
     const elsewhere = await stack.request('POST', '/api/v1/posts', { key, body: csvUpload('content\nHi') });
     expect({ status: elsewhere.status, code: elsewhere.body.error.code }).toEqual({ status: 415, code: 'unsupported_media_type' });
+    const uploadWithoutBody = await stack.request('DELETE', `/api/v1/posts/${randomUUID()}`, { key, body: csvUpload('content\nHi') });
+    expect({ status: uploadWithoutBody.status, code: uploadWithoutBody.body.error.code }).toEqual({ status: 415, code: 'unsupported_media_type' });
     expect((await bulk({ posts: [] })).body.error.code).toBe('invalid_body');
     expect((await stack.request('POST', '/api/v1/posts/bulk', { key, body: 'content\nHi', headers: { 'content-type': 'text/csv' } })).status).toBe(415);
     expect(await stack.eventCount()).toBe(events);

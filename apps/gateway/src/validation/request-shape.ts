@@ -74,7 +74,11 @@ export class RequestShapeInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const shape = this.shape(context);
     const contentType = request.headers['content-type'];
-    if (shape.takesUpload && isMultipart(contentType)) return next.handle();
+    if (isMultipart(contentType)) {
+      // The multipart parser is registered for the one upload operation: anywhere else an upload is refused, as before it was.
+      if (shape.takesUpload) return next.handle();
+      throw new DomainError('unsupported_media_type', shape.takesBody ? 'this operation takes a JSON body: send it with Content-Type: application/json' : 'this operation takes no body');
+    }
     if (shape.takesBody && !isJson(contentType)) {
       throw new DomainError('unsupported_media_type', `this operation takes a JSON body${shape.takesUpload ? ' or a multipart/form-data upload' : ''}: send it with Content-Type: application/json`);
     }
