@@ -14,6 +14,7 @@ const repoRoot = join(__dirname, '..', '..');
 const POST_EVENT_TYPES: Record<PostEventType, true> = {
   PostCreated: true, PublishRequested: true, AccountPublishStarted: true, AccountPublished: true, AccountPublishFailed: true,
   PublishCompleted: true, FirstCommentStarted: true, FirstCommentPosted: true, FirstCommentFailed: true, ThreadPartStarted: true, ThreadPartPosted: true, ThreadPartFailed: true, PostEdited: true, PostDeleted: true, ScheduledPostExpired: true,
+  PostApprovalRequested: true, PostApproved: true, PostRejected: true,
 };
 const COMMENT_EVENT_TYPES: Record<CommentEventType, true> = {
   CommentReceived: true, CommentReplyStarted: true, CommentReplied: true, CommentHidden: true, CommentUnhidden: true, CommentReplyDeleted: true, CommentReclassified: true,
@@ -126,6 +127,15 @@ describe('AsyncAPI document', () => {
     const other = await request('POST', '/api/v1/posts', { content: 'gone', accounts: [ok.ref] });
     expect((await request('DELETE', `/api/v1/posts/${other.body.post.id}`)).status).toBe(204);
     await request('POST', '/api/v1/posts', { content: 'late', accounts: [ok.ref], scheduledAt: new Date(Date.now() + 3_600_000).toISOString() });
+    // Approvals: a writer's draft held for review, rejected, edited (held again) and approved.
+    const [reviewer, writer] = [await stack.key(workspaceId, ['read', 'approve']), await stack.key(workspaceId, ['read', 'write'])];
+    const review = (path: string, body: unknown) => stack.request(path.startsWith('/api/v1/workspace') ? 'PATCH' : 'POST', path, { key: reviewer, body });
+    expect((await review('/api/v1/workspace', { approvalRequired: true })).status).toBe(200);
+    const held = await stack.request('POST', '/api/v1/posts', { key: writer, body: { content: 'review me', accounts: [ok.ref] } });
+    const heldId = held.body.post.id as string;
+    expect((await review(`/api/v1/posts/${heldId}/reject`, { note: 'no' })).status).toBe(200);
+    expect((await stack.request('PATCH', `/api/v1/posts/${heldId}`, { key: writer, body: { content: 'better' } })).status).toBe(200);
+    expect((await review(`/api/v1/posts/${heldId}/approve`, {})).status).toBe(200);
     offsetMs = 7 * 3_600_000;
 
     const everyType = Object.keys(POST_EVENT_TYPES);

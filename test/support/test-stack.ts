@@ -119,6 +119,11 @@ export class TestStack {
     return { workspaceId: workspace.id, key };
   }
 
+  /** Another key of the workspace, with the given scopes. */
+  async key(workspaceId: string, scopes: Scope[]): Promise<string> {
+    return (await this.workspaces.createKey(workspaceId, scopes)).key;
+  }
+
   /**
    * Connects an account as a completed sign-in would: made on the sandbox (filed there under
    * `tokenOf(handle)`, so tests find its requests and items by it) with the tokens it issued
@@ -142,14 +147,18 @@ export class TestStack {
   async request(method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
     const headers: Record<string, string> = { ...options.headers };
     if (options.key) headers.authorization = `Bearer ${options.key}`;
-    if (options.body !== undefined) headers['content-type'] ??= 'application/json';
+    // A FormData body (a multipart upload) sets its own content type, with its boundary.
+    const form = options.body instanceof FormData;
+    if (options.body !== undefined && !form) headers['content-type'] ??= 'application/json';
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers,
-      body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+      body: options.body === undefined ? undefined : form || typeof options.body === 'string' ? (options.body as FormData | string) : JSON.stringify(options.body),
     });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+    // An answer that is not one JSON document (NDJSON) is read from `text`.
+    const json = (response.headers.get('content-type') ?? '').includes('ndjson') ? null : text ? JSON.parse(text) : null;
+    return { status: response.status, headers: response.headers, body: json, text };
   }
 
   async eventCount(): Promise<number> {

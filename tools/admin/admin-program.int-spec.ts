@@ -98,6 +98,18 @@ describe('admin command line (in-process, real Postgres, platform sandbox)', () 
     expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 
+  it('workspace update --approval-required turns approvals on and off; a value other than true or false changes nothing', async () => {
+    const workspaceId = await newWorkspace();
+    const on = await admin('workspace', 'update', workspaceId, '--approval-required', 'true');
+    expect(on.code).toBe(0);
+    expect(on.json).toEqual({ workspaceId, approvalRequired: true });
+    expect(await workspaces.settings(workspaceId)).toEqual({ approvalRequired: true });
+    const wrong = await admin('workspace', 'update', workspaceId, '--approval-required', 'yes');
+    expect(wrong.code).not.toBe(0);
+    expect(await workspaces.settings(workspaceId)).toEqual({ approvalRequired: true });
+    expect((await admin('workspace', 'update', workspaceId, '--approval-required', 'false')).json.approvalRequired).toBe(false);
+  });
+
   describe('workspace redirect-origins', () => {
     it('shows, replaces and clears the origins sign-ins may send users back to', async () => {
       const workspaceId = await newWorkspace();
@@ -160,7 +172,7 @@ describe('admin command line (in-process, real Postgres, platform sandbox)', () 
 
       const help = await admin('key', 'create', '--help');
       expect(help.code).toBe(0);
-      expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/read,write,publish,engage,accounts,webhooks \(accounts, to connect and disconnect social accounts, and webhooks, to manage webhook endpoints, are only granted when asked for\)/);
+      expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/read,write,publish,engage,accounts,webhooks,approve \(accounts, to connect and disconnect social accounts, webhooks, to manage webhook endpoints, and approve, to review held posts and change the workspace's settings, are only granted when asked for\)/);
     });
 
     it.each([

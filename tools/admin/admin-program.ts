@@ -51,6 +51,11 @@ function parseId(value: string): string {
   return value;
 }
 
+function parseBooleanOption(value: string): boolean {
+  if (value !== 'true' && value !== 'false') throw new InvalidArgumentError(`not true or false: ${value}`);
+  return value === 'true';
+}
+
 /** A sign-in redirect origin (https://app.example.com), as the workspace's allow list keeps it. */
 function parseRedirectOrigin(value: string, previous: string[] = []): string[] {
   const origin = redirectOrigin(value);
@@ -135,6 +140,17 @@ export function buildAdminProgram({ stdout, stderr, openStore }: AdminDependenci
         return { workspaceId, redirectOrigins: await workspaces.redirectOrigins(workspaceId) };
       }),
     );
+  workspace
+    .command('update')
+    .description("changes the workspace's settings (as PATCH /api/v1/workspace does) and prints them")
+    .argument('<workspaceId>', 'workspace id', parseId)
+    .requiredOption('--approval-required <true|false>', 'hold posts written by keys without the approve scope for review', parseBooleanOption)
+    .action((workspaceId: string, options: { approvalRequired: boolean }) =>
+      withStore(async ({ workspaces }) => {
+        await requireWorkspace(workspaces, workspaceId);
+        return { workspaceId, ...(await workspaces.updateSettings(workspaceId, { approvalRequired: options.approvalRequired })) };
+      }),
+    );
 
   const key = program.command('key').description('API keys');
   key
@@ -142,7 +158,7 @@ export function buildAdminProgram({ stdout, stderr, openStore }: AdminDependenci
     .requiredOption('--workspace <id>', 'workspace id', parseId)
     .requiredOption(
       '--scopes <list>',
-      `comma-separated: ${SCOPES.join(',')} (accounts, to connect and disconnect social accounts, and webhooks, to manage webhook endpoints, are only granted when asked for)`,
+      `comma-separated: ${SCOPES.join(',')} (accounts, to connect and disconnect social accounts, webhooks, to manage webhook endpoints, and approve, to review held posts and change the workspace's settings, are only granted when asked for)`,
       parseScopes,
     )
     .description('creates a key and prints it once; only its digest is stored')

@@ -29,6 +29,8 @@ import { RequestShapeInterceptor } from './validation/request-shape';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { CalendarController } from './calendar/calendar.controller';
 import { QueueController } from './queue/queue.controller';
+import { WorkspaceController } from './workspace/workspace.controller';
+import { BulkImportController } from './posts/bulk/bulk-import.controller';
 
 /** The HTTP API: keys and scopes, validation, commands out over NATS, lists from the read models. */
 @Module({})
@@ -42,7 +44,7 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
     return {
       module: GatewayModule,
       imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, AccountsModule, WebhookStoresModule, HealthModule, ObservabilityModule, McpModule],
-      controllers: [MeController, PostsController, AccountsController, QueueController, CalendarController, CommentsController, MetaWebhookController, WebhooksController, ConnectLinksController, ConnectPageController],
+      controllers: [MeController, BulkImportController, PostsController, WorkspaceController, AccountsController, QueueController, CalendarController, CommentsController, MetaWebhookController, WebhooksController, ConnectLinksController, ConnectPageController],
       providers: [
         KeyAuthenticator,
         PostAnswers,

@@ -8,6 +8,8 @@ import { SchedulerCommandsHandler } from './scheduler-commands/scheduler-command
 import { PublicationHandler } from './publish-post/publication.handler';
 import { PublishPostHandler } from './publish-post/publish-post.handler';
 import { SetScheduleHandler } from './queue/set-schedule.handler';
+import { ReviewPostHandler } from './review/review-post.handler';
+import { BulkCreateHandler } from './create-post/bulk-create.handler';
 
 /** Answers the posts commands on NATS, in the `posts` queue group shared by every replica. */
 @Injectable()
@@ -21,6 +23,8 @@ export class PostsCommandsServer extends CommandsServer {
     private readonly editPost: EditPostHandler,
     private readonly schedulerCommands: SchedulerCommandsHandler,
     private readonly setSchedule: SetScheduleHandler,
+    private readonly reviewPost: ReviewPostHandler,
+    private readonly bulkCreate: BulkCreateHandler,
   ) {
     super(nc, subjects, 'posts');
   }
@@ -32,6 +36,9 @@ export class PostsCommandsServer extends CommandsServer {
       'posts.retry': (payload, { requestId }) => this.publishPost.retry(payload, requestId),
       'posts.edit': (payload, { requestId }) => this.editPost.edit(payload, requestId),
       'posts.delete': (payload, { requestId }) => this.editPost.delete(payload, requestId),
+      'posts.approve': (payload, { requestId }) => this.reviewPost.approve(payload, requestId),
+      'posts.reject': (payload, { requestId }) => this.reviewPost.reject(payload, requestId),
+      'posts.create-bulk': (payload, { requestId }) => this.bulkCreate.handle(payload, requestId),
       'posts.fire-scheduled': (payload, { requestId }) => this.schedulerCommands.fire(payload, requestId),
       'posts.abandon-publication': (payload, { requestId }) => this.schedulerCommands.abandon(payload, requestId),
       'posts.start-account-publish': (payload, { requestId }) => this.publication.start(payload, requestId),

@@ -6,6 +6,10 @@ import { HealthModule, readinessChecks } from '@app/health';
 import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
 import { AccountsModule } from '@app/accounts';
+import { WorkspacesModule } from '@app/workspaces';
+import { BulkCreateHandler } from './create-post/bulk-create.handler';
+import { ReviewPolicy } from './review/review-policy';
+import { ReviewPostHandler } from './review/review-post.handler';
 import { CreatePostHandler } from './create-post/create-post.handler';
 import { EditPostHandler } from './edit-post/edit-post.handler';
 import { SchedulerCommandsHandler } from './scheduler-commands/scheduler-commands.handler';
@@ -23,8 +27,8 @@ export class PostsModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: PostsModule,
-      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, AccountsModule, HealthModule, ObservabilityModule],
-      providers: [PostCommandRunner, QueueCommandRunner, QueuePlacement, SetScheduleHandler, CreatePostHandler, PublishPostHandler, PublicationHandler, EditPostHandler, SchedulerCommandsHandler, PostsCommandsServer, readinessChecks(EventStoreReadiness)],
+      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, AccountsModule, WorkspacesModule, HealthModule, ObservabilityModule],
+      providers: [PostCommandRunner, QueueCommandRunner, QueuePlacement, SetScheduleHandler, CreatePostHandler, PublishPostHandler, PublicationHandler, EditPostHandler, SchedulerCommandsHandler, ReviewPolicy, ReviewPostHandler, BulkCreateHandler, PostsCommandsServer, readinessChecks(EventStoreReadiness)],
     };
   }
 }

@@ -12,6 +12,7 @@ import type {
   StartConnectLinkSignInCommand,
   StartConnectLinkSignInReply,
 } from './connect-links';
+import type { BulkCreatePostsCommand, BulkCreatePostsReply } from './bulk-import';
 import type { ErrorBody } from './error-codes';
 import type { SetPostingScheduleCommand, SetPostingScheduleReply } from './queue-api';
 import type {
@@ -36,6 +37,7 @@ import type {
   PostCommandReply,
   PublicationState,
   PublishPostCommand,
+  ReviewPostCommand,
   RecordAccountOutcomeCommand,
   RecordAccountOutcomeReply,
   RecordFirstCommentCommand,
@@ -74,6 +76,9 @@ export interface CommandMap {
   'posts.retry': { payload: PublishPostCommand; reply: PostCommandReply };
   'posts.edit': { payload: EditPostCommand; reply: PostCommandReply };
   'posts.delete': { payload: DeletePostCommand; reply: PostCommandReply };
+  'posts.approve': { payload: ReviewPostCommand; reply: PostCommandReply };
+  'posts.reject': { payload: ReviewPostCommand; reply: PostCommandReply };
+  'posts.create-bulk': { payload: BulkCreatePostsCommand; reply: BulkCreatePostsReply };
   'posts.fire-scheduled': { payload: FireScheduledPostCommand; reply: FireScheduledPostReply };
   'posts.abandon-publication': { payload: AbandonPublicationCommand; reply: AbandonPublicationReply };
   'posts.start-account-publish': { payload: StartAccountPublishCommand; reply: StartAccountPublishReply };

@@ -1,10 +1,30 @@
 import type { CreatePostBody } from './post-api';
 import type { PublishError } from './post-events';
 
+/**
+ * Who sends a posts command, as the gateway authenticated it: the key id (recorded as who asked
+ * for or gave an approval) and whether it has the approve scope. The posts service reads the
+ * workspace's approvalRequired itself; the Post decider decides what is held for review.
+ * Absent (internal callers): treated as a reviewer.
+ */
+export interface CommandActor {
+  keyId: string;
+  canApprove: boolean;
+}
+
 export interface CreatePostCommand {
   workspaceId: string;
   body: CreatePostBody;
   idempotencyKey: string | null;
+  actor?: CommandActor;
+}
+
+/** posts.approve and posts.reject: a reviewer's decision on a post held for review. */
+export interface ReviewPostCommand {
+  workspaceId: string;
+  postId: string;
+  actor: CommandActor;
+  note: string | null;
 }
 
 /**
@@ -23,6 +43,7 @@ export interface PostCommandReply {
 export interface PublishPostCommand {
   workspaceId: string;
   postId: string;
+  actor?: CommandActor;
 }
 
 /** posts.edit: the fields given replace the post's (accounts resolved like a create's). */
@@ -32,6 +53,7 @@ export interface EditPostCommand {
   changes: EditPostBody;
   /** From If-Match: the version the client last saw; a stale one is refused (412). */
   expectedVersion: number | null;
+  actor?: CommandActor;
 }
 
 export interface EditPostBody {

@@ -29,3 +29,4 @@ export * from './connect-links';
 export * from './queue-events';
 export * from './queue-api';
 export * from './metrics';
+export * from './bulk-import';

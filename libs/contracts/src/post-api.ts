@@ -49,7 +49,8 @@ export interface PublishResult {
 }
 
 export interface CreatePostResponse {
-  post: { id: string; status: PostStatus; scheduledAt: string | null; platforms: string[] };
+  /** approval: present when the post is held for review. */
+  post: { id: string; status: PostStatus; scheduledAt: string | null; platforms: string[]; approval?: PostApproval };
   accounts: ResolvedAccountEcho[];
   results: PublishResult[];
   note: string;
@@ -65,6 +66,20 @@ export interface PostRecordedResponse {
   note: string;
 }
 
+export const APPROVAL_STATES = ['pending', 'approved', 'rejected'] as const;
+export type ApprovalState = (typeof APPROVAL_STATES)[number];
+
+/**
+ * A post held for review (see the README, Approvals): its review state, the key id that asked
+ * for it (pending) or decided it, when, and the reviewer's note. Absent on a post never held.
+ */
+export interface PostApproval {
+  state: ApprovalState;
+  by: string;
+  at: string;
+  note: string | null;
+}
+
 /** Item of GET /api/v1/posts. */
 export interface PostListItem {
   id: string;
@@ -76,6 +91,8 @@ export interface PostListItem {
   results: PublishResult[];
   errorMessage: string | null;
   createdAt: string;
+  /** Present when the post was held for review. */
+  approval?: PostApproval;
 }
 
 /** GET /api/v1/posts/:id: the list item with the full body and what the post targets. */

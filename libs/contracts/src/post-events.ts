@@ -197,12 +197,42 @@ export interface PostDeletedData {
   deletedAt: string;
 }
 
-/** A scheduled post found more than six hours past its time: failed, never published late. */
+/**
+ * A scheduled post found more than six hours past its time (error code schedule_expired), or due
+ * while still awaiting approval or rejected (approval_missed): failed, never published late.
+ */
 export interface ScheduledPostExpiredData {
   postId: string;
   scheduledAt: string;
   error: PublishError;
   expiredAt: string;
+}
+
+/**
+ * A post written by a key without the approve scope, in a workspace that requires approval, is
+ * held for review (see the README, Approvals): it keeps its status, and is not published until approved.
+ * `requestedBy`: the key id that created or edited it.
+ */
+export interface PostApprovalRequestedData {
+  postId: string;
+  requestedBy: string;
+  requestedAt: string;
+}
+
+/** A reviewer (a key with the approve scope) approved the post: it publishes as its status says. */
+export interface PostApprovedData {
+  postId: string;
+  approvedBy: string;
+  note: string | null;
+  approvedAt: string;
+}
+
+/** A reviewer refused the post: it is not published (a scheduled one fails at its time with approval_missed) until edited and approved. */
+export interface PostRejectedData {
+  postId: string;
+  rejectedBy: string;
+  note: string | null;
+  rejectedAt: string;
 }
 
 /** Events of the Post aggregate (stream post-<id>). Version 1 of each. */
@@ -221,7 +251,10 @@ export type PostEvent =
   | { type: 'ThreadPartFailed'; data: ThreadPartFailedData }
   | { type: 'PostEdited'; data: PostEditedData }
   | { type: 'PostDeleted'; data: PostDeletedData }
-  | { type: 'ScheduledPostExpired'; data: ScheduledPostExpiredData };
+  | { type: 'ScheduledPostExpired'; data: ScheduledPostExpiredData }
+  | { type: 'PostApprovalRequested'; data: PostApprovalRequestedData }
+  | { type: 'PostApproved'; data: PostApprovedData }
+  | { type: 'PostRejected'; data: PostRejectedData };
 
 export type PostEventType = PostEvent['type'];
 

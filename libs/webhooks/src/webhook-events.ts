@@ -11,7 +11,10 @@ import {
   CommentReplyDeletedData,
   CommentUnhiddenData,
   EventEnvelope,
+  PostApprovalRequestedData,
+  PostApprovedData,
   PostCreatedData,
+  PostRejectedData,
   PostDeletedData,
   PostEditedData,
   PublishCompletedData,
@@ -139,7 +142,20 @@ export function webhookEventOf(event: EventEnvelope, history: readonly EventEnve
     }
     case 'ScheduledPostExpired': {
       const data = event.data as ScheduledPostExpiredData;
-      return { type: 'post.failed', data: { postId: data.postId, status: 'failed', attempt: 0, publishedAt: null, errorMessage: data.error.message, results: [] } };
+      // errorCode: schedule_expired (six hours late) or approval_missed (due while awaiting approval).
+      return { type: 'post.failed', data: { postId: data.postId, status: 'failed', attempt: 0, publishedAt: null, errorMessage: data.error.message, errorCode: data.error.code, results: [] } };
+    }
+    case 'PostApprovalRequested': {
+      const data = event.data as PostApprovalRequestedData;
+      return { type: 'post.approval_requested', data: { postId: data.postId, approval: { state: 'pending', by: data.requestedBy, at: data.requestedAt, note: null } } };
+    }
+    case 'PostApproved': {
+      const data = event.data as PostApprovedData;
+      return { type: 'post.approved', data: { postId: data.postId, approval: { state: 'approved', by: data.approvedBy, at: data.approvedAt, note: data.note } } };
+    }
+    case 'PostRejected': {
+      const data = event.data as PostRejectedData;
+      return { type: 'post.rejected', data: { postId: data.postId, approval: { state: 'rejected', by: data.rejectedBy, at: data.rejectedAt, note: data.note } } };
     }
     case 'PostDeleted': {
       const data = event.data as PostDeletedData;

@@ -104,6 +104,21 @@ describe('webhook events derived from stored events', () => {
     expect(webhookEventOf({ ...completed, data: { ...(completed.data as object), status: 'failed' } })?.type).toBe('post.failed');
   });
 
+  it('the approval events carry the post and its approval; a scheduled post failed unpublished says why (errorCode)', () => {
+    const at = '2030-01-01T12:00:00.000Z';
+    expect(webhookEventOf(envelope('PostApprovalRequested', { postId: 'p1', requestedBy: 'k1', requestedAt: at }))).toEqual({
+      type: 'post.approval_requested',
+      data: { postId: 'p1', approval: { state: 'pending', by: 'k1', at, note: null } },
+    });
+    expect(webhookEventOf(envelope('PostApproved', { postId: 'p1', approvedBy: 'k2', note: 'ok', approvedAt: at }))).toEqual({
+      type: 'post.approved',
+      data: { postId: 'p1', approval: { state: 'approved', by: 'k2', at, note: 'ok' } },
+    });
+    expect(webhookEventOf(envelope('PostRejected', { postId: 'p1', rejectedBy: 'k2', note: 'no', rejectedAt: at }))?.type).toBe('post.rejected');
+    const missed = webhookEventOf(envelope('ScheduledPostExpired', { postId: 'p1', scheduledAt: at, error: { code: 'approval_missed', message: 'not approved', retryable: false }, expiredAt: at }));
+    expect(missed).toEqual({ type: 'post.failed', data: expect.objectContaining({ postId: 'p1', status: 'failed', errorCode: 'approval_missed', errorMessage: 'not approved' }) });
+  });
+
   it('internal steps are not webhook events', () => {
     for (const type of ['PublishRequested', 'AccountPublishStarted', 'FirstCommentPosted', 'FirstCommentFailed', 'CommentReplyStarted']) expect(webhookEventOf(envelope(type, {}))).toBeNull();
   });

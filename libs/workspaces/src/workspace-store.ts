@@ -18,6 +18,12 @@ export interface ApiKeyRecord {
   revokedAt: string | null;
 }
 
+/** What a workspace decides for its posts (GET and PATCH /api/v1/workspace). */
+export interface WorkspaceSettings {
+  /** Posts written by a key without the approve scope are held for review (README, Approvals). */
+  approvalRequired: boolean;
+}
+
 /** The caller behind a valid key. */
 export interface KeyPrincipal {
   keyId: string;
@@ -56,6 +62,21 @@ export class WorkspaceStore {
   async setRedirectOrigins(workspaceId: string, origins: readonly string[]): Promise<boolean> {
     const { rowCount } = await this.pool.query('UPDATE workspaces SET redirect_origins = $2 WHERE id = $1', [workspaceId, [...new Set(origins)]]);
     return rowCount === 1;
+  }
+
+  /** The workspace's settings; null for an unknown workspace. */
+  async settings(workspaceId: string): Promise<WorkspaceSettings | null> {
+    const { rows } = await this.pool.query<{ approval_required: boolean }>('SELECT approval_required FROM workspaces WHERE id = $1', [workspaceId]);
+    return rows[0] ? { approvalRequired: rows[0].approval_required } : null;
+  }
+
+  /** Changes the settings given, keeps the others; null for an unknown workspace. */
+  async updateSettings(workspaceId: string, changes: Partial<WorkspaceSettings>): Promise<WorkspaceSettings | null> {
+    const { rows } = await this.pool.query<{ approval_required: boolean }>(
+      'UPDATE workspaces SET approval_required = COALESCE($2, approval_required) WHERE id = $1 RETURNING approval_required',
+      [workspaceId, changes.approvalRequired ?? null],
+    );
+    return rows[0] ? { approvalRequired: rows[0].approval_required } : null;
   }
 
   /** Creates a key; the plain key is returned here once and never stored. */

@@ -24,10 +24,35 @@ export const MAX_JSON_DEPTH = 64;
  */
 export const MAX_URL_CHARS = 12 * 1024;
 
+/**
+ * A bulk import (POST /api/v1/posts/bulk) carries up to 1,000 posts: its JSON body and its CSV
+ * upload get more room than one post's, still within what the posts service takes in the one
+ * command an atomic import is (NATS max_payload, 1 MiB).
+ */
+export const BULK_IMPORT_BODY_LIMIT_BYTES = 900 * 1024;
+
 /** Routes whose handler needs the exact bytes of the body (signature checks), by route pattern. */
 const RAW_BODY_ROUTES = new Set(['/webhooks/meta']);
+const BULK_IMPORT_ROUTE = '/api/v1/posts/bulk';
 
-const bodyLimitOf = (request: FastifyRequest): number => (RAW_BODY_ROUTES.has(request.routeOptions.url ?? '') ? WEBHOOK_BODY_LIMIT_BYTES : API_BODY_LIMIT_BYTES);
+function bodyLimitOf(request: FastifyRequest): number {
+  const route = request.routeOptions.url ?? '';
+  if (RAW_BODY_ROUTES.has(route)) return WEBHOOK_BODY_LIMIT_BYTES;
+  return route === BULK_IMPORT_ROUTE ? BULK_IMPORT_BODY_LIMIT_BYTES : API_BODY_LIMIT_BYTES;
+}
+
+/** A multipart upload (the bulk import's CSV) is read by its handler as it streams in: counted here, never held whole. */
+const isMultipart = (request: FastifyRequest): boolean => (request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
+
+/** The body's bytes passed on as they arrive, refused (413) past `limit`. */
+async function* counted(payload: AsyncIterable<Buffer>, limit: number, reply: FastifyReply): AsyncGenerator<Buffer> {
+  let size = 0;
+  for await (const chunk of payload) {
+    size += chunk.length;
+    if (size > limit) throw refuseUnreadBody(reply, tooLarge(limit));
+    yield chunk;
+  }
+}
 
 /** The bytes of the body as received, beside the parsed body. */
 export interface RawBodyRequest extends FastifyRequest {
@@ -82,6 +107,7 @@ function installRequestBounds(fastify: FastifyInstance): void {
   fastify.addHook('preParsing', async (request: RawBodyRequest, reply, payload) => {
     if (!hasBody(request)) return payload;
     const limit = bodyLimitOf(request);
+    if (isMultipart(request)) return Readable.from(counted(payload as AsyncIterable<Buffer>, limit, reply), { objectMode: false });
     const depth = new JsonDepthMeter();
     const chunks: Buffer[] = [];
     let size = 0;

@@ -25,6 +25,7 @@ export const RESOURCE_TAGS: Array<{ name: string; description: string }> = [
   { name: 'posts', description: 'Create, schedule, publish, edit and delete posts; each account\'s result.' },
   { name: 'queue', description: "Posting queues: an account's weekly slots in its time zone, and the upcoming slots with the posts queued into them (POST /api/v1/posts with queue: true)." },
   { name: 'calendar', description: 'Days of a range with their posts and the free queue slots, for a calendar view.' },
+  { name: 'workspace', description: "The key's workspace and its settings (approvalRequired: posts held for review)." },
   { name: 'accounts', description: 'Connect social accounts (platform sign-in, or credentials obtained elsewhere), list them with their health, disconnect them.' },
   { name: 'comments', description: 'Comments under published posts, classified; reply, hide and unhide.' },
   { name: 'webhooks', description: 'Endpoints of yours that receive signed events (Standard Webhooks), their deliveries, replays.' },
@@ -56,6 +57,29 @@ function withUndecoratedAnswers(document: OpenAPIObject): OpenAPIObject {
       content: { 'application/json': { schema: { type: 'object', required: ['received'], properties: { received: { type: 'integer', minimum: 0 } } } } },
     };
   }
+  return withBulkImportMedia(document);
+}
+
+/** The bulk import's CSV upload and NDJSON answer, each with its own schema (the decorators give one schema for every media type). */
+function withBulkImportMedia(document: OpenAPIObject): OpenAPIObject {
+  const bulk = document.paths['/api/v1/posts/bulk']?.post;
+  const upload = (bulk?.requestBody as { content?: Record<string, unknown> } | undefined)?.content;
+  if (upload?.['multipart/form-data']) {
+    upload['multipart/form-data'] = {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: {
+          atomic: { type: 'string', enum: ['true', 'false'], description: 'before the file part; true: all rows or none' },
+          file: { type: 'string', format: 'binary', description: 'text/csv, a header line naming its columns (README, Bulk import)' },
+        },
+      },
+    };
+  }
+  const answer = (bulk?.responses['200'] as { content?: Record<string, unknown> } | undefined)?.content;
+  if (answer?.['application/x-ndjson']) {
+    answer['application/x-ndjson'] = { schema: { type: 'string', description: 'one row outcome (as in rows) per line as soon as it is known, then {"summary": {atomic, total, created, refused}}' } };
+  }
   return document;
 }
 
@@ -72,7 +96,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurity(BEARER_SCHEME, {
       type: 'http',
       scheme: 'bearer',
-      description: 'An API key (`sp_…`), opaque (not a JWT): `Authorization: Bearer sp_…`. Keys carry scopes: read, write, publish, engage (and accounts, webhooks when asked for).',
+      description: 'An API key (`sp_…`), opaque (not a JWT): `Authorization: Bearer sp_…`. Keys carry scopes: read, write, publish, engage (and accounts, webhooks, approve when asked for).',
     });
   for (const tag of RESOURCE_TAGS) builder.addTag(tag.name, tag.description);
   const document = SwaggerModule.createDocument(app, builder.build(), { extraModels: [ErrorBodySchema] });

@@ -4,6 +4,7 @@ import type {
   PostingScheduleView,
   QueueSlotView,
   BoardsReply,
+  BulkImportResponse,
   CommentListItem,
   CommentThread,
   ConnectedAccountsReply,
@@ -30,6 +31,8 @@ import type {
 export interface OperationExamples {
   request?: unknown;
   responses: Record<string, unknown>;
+  /** Examples of media types other than JSON, by `request` or status, then media type (a CSV upload, an NDJSON stream). */
+  otherMedia?: Record<string, Record<string, unknown>>;
 }
 
 const POST_ID = '0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11';
@@ -138,6 +141,32 @@ const DELIVERY: WebhookDeliveryView = {
   createdAt: '2026-05-04T09:30:02.500Z',
 };
 
+const REVIEWER_KEY_ID = '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e';
+
+const HELD: CreatePostResponse = {
+  ...SCHEDULED,
+  post: { ...SCHEDULED.post, approval: { state: 'approved', by: REVIEWER_KEY_ID, at: '2026-05-04T10:00:00.000Z', note: 'Good to go' } },
+};
+
+const REJECTED: CreatePostResponse = {
+  ...SCHEDULED,
+  post: { ...SCHEDULED.post, approval: { state: 'rejected', by: REVIEWER_KEY_ID, at: '2026-05-04T10:00:00.000Z', note: 'Not before the launch is announced' } },
+  note: `${SCHEDULED.note} Rejected in review: it is not published unless edited and approved.`,
+};
+
+const BULK_IMPORTED: BulkImportResponse = {
+  atomic: false,
+  total: 2,
+  created: 1,
+  refused: 1,
+  rows: [
+    { row: 1, identity: '1:9f2c4a1e7b3d5f60', status: 'created', postId: POST_ID, replayed: false },
+    { row: 2, identity: '2:03ab7c9e1d2f4b58', status: 'refused', error: { code: 'unknown_account', message: 'no account matches x:@ghost', column: 'accounts' } },
+  ],
+};
+
+const WORKSPACE = { id: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a', name: 'Acme social team', approvalRequired: true };
+
 const MODERATE_REQUEST = { platform: 'facebook', commentId: COMMENT.platformCommentId };
 
 const SCHEDULE: PostingScheduleView = {
@@ -177,6 +206,24 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   PostsController_get: { responses: { 200: { post: DETAIL } } },
   PostsController_edit: { request: { content: 'Hello from the API, edited', scheduledAt: '2030-01-01T09:00:00Z' }, responses: { 200: SCHEDULED, 202: RECORDED } },
   PostsController_delete: { responses: {} },
+  PostsController_approve: { request: { note: 'Good to go' }, responses: { 200: HELD, 202: RECORDED } },
+  PostsController_reject: { request: { note: 'Not before the launch is announced' }, responses: { 200: REJECTED, 202: RECORDED } },
+  BulkImportController_import: {
+    request: {
+      posts: [
+        { content: 'Launch day', accounts: ['x:@demo', 'facebook:@demo_page'], scheduledAt: '2030-01-01T09:00:00Z' },
+        { content: 'Follow-up', accounts: ['x:@ghost'], scheduledAt: '2030-01-02T09:00:00Z' },
+      ],
+      atomic: false,
+    },
+    responses: { 200: BULK_IMPORTED },
+    otherMedia: {
+      request: { 'multipart/form-data': { atomic: 'false', file: 'content,accounts,scheduledAt,content_x\nLaunch day,x:@demo | facebook:@demo_page,2030-01-01T09:00:00Z,Launch day on X\nFollow-up,x:@ghost,2030-01-02T09:00:00Z,\n' } },
+      200: { 'application/x-ndjson': `${BULK_IMPORTED.rows.map((row) => JSON.stringify(row)).join('\n')}\n${JSON.stringify({ summary: { atomic: false, total: 2, created: 1, refused: 1 } })}\n` },
+    },
+  },
+  WorkspaceController_get: { responses: { 200: WORKSPACE } },
+  WorkspaceController_update: { request: { approvalRequired: true }, responses: { 200: WORKSPACE } },
   AccountsController_list: { responses: { 200: { accounts: [ACCOUNT] } } },
   QueueController_setSchedule: { request: { timezone: SCHEDULE.timezone, slots: [{ day: 'monday', time: '09:00' }, { day: 'wed', time: '09:00' }, { day: 'fri', time: '17:30' }] }, responses: { 200: { schedule: SCHEDULE } } },
   QueueController_getSchedule: { responses: { 200: { schedule: SCHEDULE } } },

@@ -50,16 +50,29 @@ const commentEvent = (properties: Record<string, JsonSchema>): JsonSchema =>
     internalCommentId: { ...string, description: "the service's own id of the comment (stable per workspace, platform and platformCommentId); no endpoint takes it" },
     ...properties,
   });
+/** post.failed may say why a post that never published failed: schedule_expired or approval_missed. */
+const postFailure: JsonSchema = {
+  ...postOutcome,
+  properties: { ...(postOutcome.properties as Record<string, JsonSchema>), errorCode: { ...string, description: 'only when a scheduled post failed without publishing: schedule_expired (six hours late) or approval_missed (due while awaiting approval, or rejected)' } },
+};
+const approvalOf = (state: string) =>
+  object({
+    postId: string,
+    approval: object({ state: { type: 'string', enum: [state] }, by: { ...string, description: 'the key id that asked for review (pending) or decided' }, at: dateTime, note: nullableString }),
+  });
 const accountOutcome = object({ postId: string, attempt: { type: 'integer' }, result: resultEntry });
 
 const DATA: Record<WebhookEventType | 'webhook.test', { summary: string; data: JsonSchema }> = {
   'post.scheduled': { summary: 'A post was created with, or edited to, a scheduledAt', data: object({ postId: string, scheduledAt: dateTime, accounts: { type: 'array', items: accountRef } }) },
   'post.published': { summary: 'Every account of a publication succeeded', data: postOutcome },
   'post.partial': { summary: 'A publication ended with some accounts failed', data: postOutcome },
-  'post.failed': { summary: 'A publication ended with every account failed, or a scheduled post expired', data: postOutcome },
+  'post.failed': { summary: 'A publication ended with every account failed, or a scheduled post expired or missed its approval', data: postFailure },
   'post.deleted': { summary: 'A draft or scheduled post was deleted', data: object({ postId: string, deletedAt: dateTime }) },
   'post.account.published': { summary: 'One account published the post', data: accountOutcome },
   'post.account.failed': { summary: 'One account failed to publish the post', data: accountOutcome },
+  'post.approval_requested': { summary: 'A post was held for review (created or edited by a key without the approve scope while the workspace requires approval)', data: approvalOf('pending') },
+  'post.approved': { summary: 'A reviewer approved a post held for review', data: approvalOf('approved') },
+  'post.rejected': { summary: 'A reviewer rejected a post held for review', data: approvalOf('rejected') },
   'account.connected': { summary: 'An account was connected (or connected again)', data: object({ accountId: string, platform: string, account: string, displayName: string, reconnected: { type: 'boolean' } }) },
   'account.reauth_required': { summary: "The platform refused an account's credential: connect it again", data: object({ accountId: string, platform: string, account: string, reason: string, message: string }) },
   'account.disconnected': { summary: 'An account was disconnected', data: object({ accountId: string, platform: string, account: string, revoked: { type: 'boolean' } }) },

@@ -3,7 +3,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import { DomainError } from '@app/contracts';
-import { LIMITS, POST_STATUSES, PostStatus } from '@app/contracts';
+import { APPROVAL_STATES, ApprovalState, LIMITS, POST_STATUSES, PostStatus } from '@app/contracts';
 
 /** Far above any cursor the lists issue: a longer value is refused before it is decoded. */
 const CURSOR_MAX_LENGTH = 1024;
@@ -29,6 +29,8 @@ export function CursorParameter(): PropertyDecorator {
 export class ListPostsQuery {
   @ApiPropertyOptional({ enum: POST_STATUSES, description: 'only posts in this status' })
   @IsOptional() @IsIn(POST_STATUSES) status?: PostStatus;
+  @ApiPropertyOptional({ enum: APPROVAL_STATES, description: 'only posts held for review in this approval state' })
+  @IsOptional() @IsIn(APPROVAL_STATES) approval?: ApprovalState;
   @ApiPropertyOptional({ type: 'integer', minimum: 1, default: LIMITS.listDefault, description: `default ${LIMITS.listDefault}, clamped to ${LIMITS.listMax}` })
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) limit?: number;
   @CursorParameter() cursor?: string;

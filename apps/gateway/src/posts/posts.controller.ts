@@ -13,6 +13,7 @@ import {
   PostListItem,
   PostRecordedResponse,
   PublishPostCommand,
+  ReviewPostCommand,
 } from '@app/contracts';
 import { CommandClient } from '@app/messaging';
 import { PostViewsReader } from '@app/read-models';
@@ -29,9 +30,12 @@ import { EditPostDto, toEditPostBody } from './edit-post.dto';
 import { etagOf, parseIfMatch } from './if-match';
 import { checkTimeRange, clampLimit, ListPostsQuery, queryInstant } from './list-posts.query';
 import { postLocation, PostAnswers } from './post-answers';
+import { actorOf } from './actor-of';
+import { checkIdempotencyKey } from './idempotency-key';
+import { ReviewPostDto } from './review-post.dto';
 
 /** The posts commands answered with the post as the read model shows it. */
-type PostAnsweringCommand = 'posts.create' | 'posts.publish' | 'posts.retry' | 'posts.edit';
+type PostAnsweringCommand = 'posts.create' | 'posts.publish' | 'posts.retry' | 'posts.edit' | 'posts.approve' | 'posts.reject';
 
 const notFound = () => new DomainError('not_found', 'no such post in this workspace');
 const postId = () => new ParseUUIDPipe({ exceptionFactory: notFound });
@@ -84,10 +88,8 @@ export class PostsController {
     @Headers('x-request-id') requestId: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatePostResponse | PostRecordedResponse> {
-    if (idempotencyKey !== undefined && (idempotencyKey.trim() === '' || idempotencyKey.length > 255)) {
-      throw new DomainError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 characters');
-    }
-    const command: CreatePostCommand = { workspaceId: principal.workspaceId, body: toCreatePostBody(dto), idempotencyKey: idempotencyKey ?? null };
+    checkIdempotencyKey(idempotencyKey);
+    const command: CreatePostCommand = { workspaceId: principal.workspaceId, body: toCreatePostBody(dto), idempotencyKey: idempotencyKey ?? null, actor: actorOf(principal) };
     return this.run('posts.create', principal.workspaceId, command, requestId, reply, 201);
   }
 
@@ -105,7 +107,7 @@ export class PostsController {
     @Headers('x-request-id') requestId: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatePostResponse | PostRecordedResponse> {
-    const command: PublishPostCommand = { workspaceId: principal.workspaceId, postId: id };
+    const command: PublishPostCommand = { workspaceId: principal.workspaceId, postId: id, actor: actorOf(principal) };
     return this.run('posts.publish', principal.workspaceId, command, requestId, reply, 201);
   }
 
@@ -127,6 +129,46 @@ export class PostsController {
     return this.run('posts.retry', principal.workspaceId, command, requestId, reply, 201);
   }
 
+  /** A reviewer approves a post held for review: it publishes as its status says (a draft stays a draft). */
+  @Post(':id/approve')
+  @HttpCode(200)
+  @RequireScopes('approve')
+  @ApiOperation({ summary: 'Approve a post held for review', description: 'Needs the approve scope. A scheduled post then publishes at its time; approving an approved post changes nothing.' })
+  @ApiPostId()
+  @ApiPostAnswer(200)
+  @ApiPostAccepted(false)
+  @ApiErrors(...OPERATION_ERRORS.reviewPost)
+  async approve(
+    @Principal() principal: KeyPrincipal,
+    @Param('id', postId()) id: string,
+    @Body(bodyValidation) dto: ReviewPostDto,
+    @Headers('x-request-id') requestId: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CreatePostResponse | PostRecordedResponse> {
+    const command: ReviewPostCommand = { workspaceId: principal.workspaceId, postId: id, actor: actorOf(principal), note: dto.note ?? null };
+    return this.run('posts.approve', principal.workspaceId, command, requestId, reply, 200);
+  }
+
+  /** A reviewer rejects a post held for review: it is not published (a scheduled one fails at its time with approval_missed) unless edited and approved. */
+  @Post(':id/reject')
+  @HttpCode(200)
+  @RequireScopes('approve')
+  @ApiOperation({ summary: 'Reject a post held for review, with a note', description: 'Needs the approve scope. An edit by its writer sends it back to review.' })
+  @ApiPostId()
+  @ApiPostAnswer(200)
+  @ApiPostAccepted(false)
+  @ApiErrors(...OPERATION_ERRORS.reviewPost)
+  async reject(
+    @Principal() principal: KeyPrincipal,
+    @Param('id', postId()) id: string,
+    @Body(bodyValidation) dto: ReviewPostDto,
+    @Headers('x-request-id') requestId: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CreatePostResponse | PostRecordedResponse> {
+    const command: ReviewPostCommand = { workspaceId: principal.workspaceId, postId: id, actor: actorOf(principal), note: dto.note ?? null };
+    return this.run('posts.reject', principal.workspaceId, command, requestId, reply, 200);
+  }
+
   @Get()
   @RequireScopes('read')
   @ApiOperation({
@@ -139,7 +181,7 @@ export class PostsController {
     const from = query.from === undefined ? undefined : queryInstant('from', query.from);
     const to = query.to === undefined ? undefined : queryInstant('to', query.to);
     checkTimeRange(from, to);
-    const page = await this.posts.list(principal.workspaceId, { status: query.status, limit: clampLimit(query.limit), cursor: query.cursor, from: query.from, to: query.to });
+    const page = await this.posts.list(principal.workspaceId, { status: query.status, approval: query.approval, limit: clampLimit(query.limit), cursor: query.cursor, from: query.from, to: query.to });
     return { posts: page.items, nextCursor: page.nextCursor };
   }
 
@@ -177,7 +219,7 @@ export class PostsController {
     @Headers('x-request-id') requestId: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatePostResponse | PostRecordedResponse> {
-    const command: EditPostCommand = { workspaceId: principal.workspaceId, postId: id, changes: toEditPostBody(dto), expectedVersion: parseIfMatch(ifMatch) };
+    const command: EditPostCommand = { workspaceId: principal.workspaceId, postId: id, changes: toEditPostBody(dto), expectedVersion: parseIfMatch(ifMatch), actor: actorOf(principal) };
     return this.run('posts.edit', principal.workspaceId, command, requestId, reply, 200);
   }
 

@@ -6,6 +6,7 @@ import { FastifyRequest } from 'fastify';
 import { Observable } from 'rxjs';
 import { DomainError } from '@app/contracts';
 import { IS_PUBLIC } from '@app/observability';
+import { ACCEPTS_UPLOAD } from './accepts-upload';
 import { closestName } from './closest-name';
 import { unknownNamesRefusal } from './unknown-names';
 
@@ -18,6 +19,8 @@ import { unknownNamesRefusal } from './unknown-names';
  */
 interface OperationShape {
   takesBody: boolean;
+  /** Also a multipart/form-data upload (AcceptsUpload), which its handler reads and checks itself. */
+  takesUpload: boolean;
   query: { dto: true } | { names: string[] };
 }
 
@@ -26,8 +29,10 @@ function shapeOf(controller: object, method: string): OperationShape {
   const args: Record<string, { data?: unknown }> = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) ?? {};
   const of = (type: RouteParamtypes) => Object.entries(args).filter(([key]) => key.split(':')[0] === String(type)).map(([, arg]) => arg);
   const queries = of(RouteParamtypes.QUERY);
+  const takesUpload = Reflect.getMetadata(ACCEPTS_UPLOAD, (controller as { prototype: Record<string, object> }).prototype[method]) === true;
   return {
-    takesBody: of(RouteParamtypes.BODY).length > 0,
+    takesBody: takesUpload || of(RouteParamtypes.BODY).length > 0,
+    takesUpload,
     query: queries.some((arg) => typeof arg.data !== 'string') ? { dto: true } : { names: queries.map((arg) => arg.data as string) },
   };
 }
@@ -37,12 +42,17 @@ function isJson(contentType: string | undefined): boolean {
   return contentType?.split(';')[0].trim().toLowerCase() === 'application/json';
 }
 
+function isMultipart(contentType: string | undefined): boolean {
+  return contentType?.split(';')[0].trim().toLowerCase() === 'multipart/form-data';
+}
+
 /**
  * The request's shape, for every operation behind the API key, before its pipes
  * (in this order, the README's):
  * - an operation that takes a body takes it as application/json only: a missing
  *   Content-Type (or no body at all) is 415 unsupported_media_type like any other
- *   type (Fastify already refuses the types it has no parser for);
+ *   type (Fastify already refuses the types it has no parser for); an operation
+ *   marked AcceptsUpload takes multipart/form-data as well (the bulk import's CSV);
  * - a query parameter the operation does not name is unknown_query_parameter
  *   (one with a query DTO leaves that to the DTO's pipe, queryValidation);
  * - an operation that takes no body refuses one with fields (unknown_field): a
@@ -63,7 +73,15 @@ export class RequestShapeInterceptor implements NestInterceptor {
     if (context.getType() !== 'http' || this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, context.getClass()])) return next.handle();
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const shape = this.shape(context);
-    if (shape.takesBody && !isJson(request.headers['content-type'])) throw new DomainError('unsupported_media_type', 'this operation takes a JSON body: send it with Content-Type: application/json');
+    const contentType = request.headers['content-type'];
+    if (isMultipart(contentType)) {
+      // The multipart parser is registered for the one upload operation: anywhere else an upload is refused, as before it was.
+      if (shape.takesUpload) return next.handle();
+      throw new DomainError('unsupported_media_type', shape.takesBody ? 'this operation takes a JSON body: send it with Content-Type: application/json' : 'this operation takes no body');
+    }
+    if (shape.takesBody && !isJson(contentType)) {
+      throw new DomainError('unsupported_media_type', `this operation takes a JSON body${shape.takesUpload ? ' or a multipart/form-data upload' : ''}: send it with Content-Type: application/json`);
+    }
     if ('names' in shape.query) refuseQueryBeyond(request.query, shape.query.names);
     if (!shape.takesBody) refuseBody(request.body);
     return next.handle();

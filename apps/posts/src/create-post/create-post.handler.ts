@@ -5,11 +5,20 @@ import { CreatePostCommand, PostCommandReply, TargetAccount } from '@app/contrac
 import { Account, AccountStore } from '@app/accounts';
 import { SameMomentReads } from '@app/database';
 import { PostCommandRunner } from '../domain/post-command-runner';
-import { CreatePost } from '../domain/post.commands';
+import { CreatePost, Review } from '../domain/post.commands';
 import { postDecider } from '../domain/post.decider';
 import { PostState } from '../domain/post.state';
 import { checkQueueRequest, QueuePlacement } from '../queue/queue-placement';
+import { ReviewPolicy } from '../review/review-policy';
 import { resolveAccountRefs } from './resolve-account-refs';
+
+/** A create ready to decide: its post id, the command built on the post's state, and whether the id is new (nothing to read back). */
+export interface PreparedCreate {
+  postId: string;
+  /** scheduledAt: the body's, unless the post was placed in a queue slot. */
+  build: (state: PostState, now: Date, scheduledAt?: string) => CreatePost;
+  fresh: boolean;
+}
 
 /** Namespace for post ids derived from (workspace, Idempotency-Key). */
 const IDEMPOTENT_POST_NAMESPACE = '7f0d3a52-2c1e-4a8e-9b59-5f2a0c6e1d47';
@@ -39,41 +48,18 @@ export class CreatePostHandler {
     private readonly runner: PostCommandRunner,
     accounts: AccountStore,
     private readonly queue: QueuePlacement,
+    private readonly reviews: ReviewPolicy,
   ) {
     this.workspaceAccounts = new SameMomentReads(async (workspaceIds) => new Map(await Promise.all(workspaceIds.map(async (id) => [id, await accounts.list(id)] as const))));
   }
 
   async handle(command: CreatePostCommand, requestId: string | undefined): Promise<PostCommandReply> {
-    const key = command.idempotencyKey;
-    const postId = key ? uuidv5(`${command.workspaceId}\n${key}`, IDEMPOTENT_POST_NAMESPACE) : uuidv7();
-    const idempotency = key ? { key, requestHash: requestHash(command.body) } : null;
     const workspaceAccounts = (await this.workspaceAccounts.get(command.workspaceId)) ?? [];
-    const build = (state: PostState, now: Date, scheduledAt: string | undefined): CreatePost => ({
-      type: 'CreatePost',
-      postId,
-      workspaceId: command.workspaceId,
-      content: command.body.content,
-      mediaUrls: command.body.mediaUrls ?? [],
-      altText: command.body.altText ?? [],
-      firstComments: command.body.firstComments ?? [],
-      thread: command.body.thread ?? [],
-      autoSplit: command.body.autoSplit === true,
-      overrides: command.body.overrides,
-      platformOptions: command.body.platformOptions,
-      // A replay answers from the stored post, even if an account has since been disconnected.
-      accounts: state.exists ? [] : resolveAccountRefs(command.body, workspaceAccounts, { publishNow: command.body.publishNow === true }),
-      scheduledAt,
-      publishNow: command.body.publishNow === true,
-      idempotency,
-      now,
-    });
+    const { postId, build, fresh } = this.prepare(command, { workspaceAccounts, review: await this.reviews.reviewFor(command.workspaceId, command.actor) });
     // queue: true — the time comes from the accounts' posting queues (queue/queue-placement.ts).
-    const queuedAt = await this.placeInQueue(command, postId, key !== null, () => resolveAccountRefs(command.body, workspaceAccounts), build, requestId);
+    const queuedAt = await this.placeInQueue(command, postId, !fresh, () => resolveAccountRefs(command.body, workspaceAccounts), build, requestId);
     const result = await this.runner
-      .run(postId, { workspaceId: command.workspaceId }, (state, now) => build(state, now, queuedAt?.slotAt ?? command.body.scheduledAt), requestId, {
-        // Without a key the id is new (UUIDv7): nothing to read back.
-        fresh: key === null,
-      })
+      .run(postId, { workspaceId: command.workspaceId }, (state, now) => build(state, now, queuedAt?.slotAt ?? command.body.scheduledAt), requestId, { fresh })
       .catch(async (error: unknown) => {
         // Refused after its slots were claimed (a race on the same Idempotency-Key): give them back,
         // unless the post exists — then the claims are the winner's, made under the same post id.
@@ -81,6 +67,42 @@ export class CreatePostHandler {
         throw error;
       });
     return { postId, position: result.position!, replayed: result.events.length === 0 };
+  }
+
+  /**
+   * The create as the decider takes it; the bulk import (bulk-create.handler.ts) prepares each
+   * row with it, so a row is decided by the very rules of a single create.
+   */
+  prepare(command: CreatePostCommand, context: { workspaceAccounts: Account[]; review: Review | undefined }): PreparedCreate {
+    const key = command.idempotencyKey;
+    const postId = key ? uuidv5(`${command.workspaceId}\n${key}`, IDEMPOTENT_POST_NAMESPACE) : uuidv7();
+    const idempotency = key ? { key, requestHash: requestHash(command.body) } : null;
+    const { workspaceAccounts, review } = context;
+    return {
+      postId,
+      build: (state, now, scheduledAt = command.body.scheduledAt) => ({
+        type: 'CreatePost',
+        postId,
+        workspaceId: command.workspaceId,
+        content: command.body.content,
+        mediaUrls: command.body.mediaUrls ?? [],
+        altText: command.body.altText ?? [],
+        firstComments: command.body.firstComments ?? [],
+        thread: command.body.thread ?? [],
+        autoSplit: command.body.autoSplit === true,
+        overrides: command.body.overrides,
+        platformOptions: command.body.platformOptions,
+        // A replay answers from the stored post, even if an account has since been disconnected.
+        accounts: state.exists ? [] : resolveAccountRefs(command.body, workspaceAccounts, { publishNow: command.body.publishNow === true }),
+        scheduledAt,
+        publishNow: command.body.publishNow === true,
+        idempotency,
+        review,
+        now,
+      }),
+      // Without a key the id is new (UUIDv7): nothing to read back.
+      fresh: key === null,
+    };
   }
 
   /**
@@ -93,7 +115,7 @@ export class CreatePostHandler {
     postId: string,
     mayExist: boolean,
     targets: () => TargetAccount[],
-    build: (state: PostState, now: Date, scheduledAt: string | undefined) => CreatePost,
+    build: PreparedCreate['build'],
     requestId: string | undefined,
   ): Promise<{ slotAt: string; accountIds: string[] } | null> {
     checkQueueRequest(command.body);

@@ -1,6 +1,7 @@
 import { AltTexts, DomainError, LIMITS, PostEvent, publicationFor } from '@app/contracts';
 import { DeletePost, EditPost } from './post.commands';
 import { decideFix, isFixable } from './decide-fix';
+import { approvalRequested } from './decide-review';
 import { checkAltText, checkFirstComments, checkMediaUrls, checkSchedule } from './post-content.rules';
 import { checkOverrides, checkPublications } from './post-overrides.rules';
 import { checkOptionedPublications, checkPlatformOptions } from './post-platform-options.rules';
@@ -53,7 +54,8 @@ export function decideEdit(command: EditPost, state: ExistingPost): PostEvent[] 
   const platformOptions = changes.platformOptions === undefined ? undefined : checkPlatformOptions(changes.platformOptions, accounts);
   checkOptionedPublications(edited, platformOptions ?? state.data.platformOptions ?? {}, accounts);
   const defined = Object.fromEntries(Object.entries({ ...changes, altText, overrides: requested?.overrides, platformOptions, thread, scheduledAt }).filter(([, value]) => value !== undefined));
-  return [{ type: 'PostEdited', data: { postId: state.data.postId, ...defined, editedAt: command.now.toISOString() } }];
+  // An edit by a key that needs a reviewer sends an approved (or rejected) post back to review.
+  return [{ type: 'PostEdited', data: { postId: state.data.postId, ...defined, editedAt: command.now.toISOString() } }, ...approvalRequested(state.data.postId, command.review, state, command.now)];
 }
 
 /**

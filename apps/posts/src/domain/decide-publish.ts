@@ -1,5 +1,6 @@
 import { DomainError, PostEvent, publicationFor, THREAD_MAX_PARTS } from '@app/contracts';
 import { PublishPost, RecordAccountOutcome, RecordFirstComment, RetryPublish, StartAccountPublish } from './post.commands';
+import { checkMayPublishNow } from './decide-review';
 import { ExistingPost, evolve } from './post.state';
 import { AccountProgress, failureSummary, firstPublishedAt, hasOutcome, overallStatus, threadStopped } from './publication';
 import { publishRequested } from './publish-requested';
@@ -8,6 +9,7 @@ export function decidePublish(command: PublishPost, state: ExistingPost): PostEv
   if (state.status !== 'draft' && state.status !== 'scheduled') {
     throw new DomainError('post_not_publishable', `the post is ${state.status}; only a draft or a scheduled post can be published`);
   }
+  checkMayPublishNow(command.review, state);
   return [publishRequested(state.data, state.attempt + 1, state.data.accounts, command.now)];
 }
 

@@ -1,6 +1,17 @@
 // What can be asked of a post: the Post aggregate's command vocabulary (routed in post.decider.ts).
 import { PostOverride, PublishError, TargetAccount, ThreadPartInput } from '@app/contracts';
 
+/**
+ * What a create, edit or publish needs to decide whether the post is held for review: the
+ * workspace's approvalRequired (read by the posts service), whether the sender's key has the
+ * approve scope (from the gateway), and that key's id. Absent: no review (internal callers).
+ */
+export interface Review {
+  required: boolean;
+  canApprove: boolean;
+  by: string;
+}
+
 export interface CreatePost {
   type: 'CreatePost';
   postId: string;
@@ -22,12 +33,29 @@ export interface CreatePost {
   scheduledAt: string | undefined;
   publishNow: boolean;
   idempotency: { key: string; requestHash: string } | null;
+  review?: Review;
   now: Date;
 }
 
 /** Publish a draft, or a scheduled post ahead of (or at) its time. */
 export interface PublishPost {
   type: 'PublishPost';
+  review?: Review;
+  now: Date;
+}
+
+/** A reviewer's decision (approve scope) on a post held for review; `by` is the reviewer's key id. */
+export interface ApprovePost {
+  type: 'ApprovePost';
+  by: string;
+  note: string | null;
+  now: Date;
+}
+
+export interface RejectPost {
+  type: 'RejectPost';
+  by: string;
+  note: string | null;
   now: Date;
 }
 
@@ -83,6 +111,7 @@ export interface EditPost {
     accounts?: TargetAccount[];
     scheduledAt?: string | null;
   };
+  review?: Review;
   now: Date;
 }
 
@@ -105,6 +134,8 @@ export interface AbandonPublication {
 
 export type PostCommand =
   | AbandonPublication
+  | ApprovePost
+  | RejectPost
   | CreatePost
   | PublishPost
   | RetryPublish

@@ -3,13 +3,14 @@ import { Decider } from '@app/decider';
 import { decideCreate } from './decide-create';
 import { decideDelete, decideEdit } from './decide-edit';
 import { decideFirstComment, decideOutcome, decidePublish, decideRetry, decideStart } from './decide-publish';
+import { decideApprove, decideReject } from './decide-review';
 import { decideAbandon, decideFire } from './decide-schedule';
 import { PostCommand } from './post.commands';
 import { evolve, initialState, PostState } from './post.state';
 
 /**
  * Routes each command to its decision family; every command but CreatePost needs a live post.
- * Commands: post.commands.ts; state and evolve: post.state.ts; decisions: decide-*.ts.
+ * Commands: post.commands.ts (approvals: decide-review.ts); state and evolve: post.state.ts; decisions: decide-*.ts.
  */
 export function decide(command: PostCommand, state: PostState): PostEvent[] {
   if (command.type === 'CreatePost') return decideCreate(command, state);
@@ -33,6 +34,10 @@ export function decide(command: PostCommand, state: PostState): PostEvent[] {
       return decideFire(command, state);
     case 'AbandonPublication':
       return decideAbandon(command, state);
+    case 'ApprovePost':
+      return decideApprove(command, state);
+    case 'RejectPost':
+      return decideReject(command, state);
     default: {
       const unknown: never = command;
       throw new Error(`unknown command ${JSON.stringify(unknown)}`);

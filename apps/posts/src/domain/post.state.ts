@@ -1,4 +1,4 @@
-import { PostCreatedData, PostEvent, PostStatus } from '@app/contracts';
+import { PostApproval, PostCreatedData, PostEvent, PostStatus } from '@app/contracts';
 import { AccountProgress, pendingProgress } from './publication';
 
 /** The Post aggregate as its events leave it. */
@@ -17,6 +17,8 @@ export type PostState =
       publishedAt: string | null;
       errorMessage: string | null;
       deleted: boolean;
+      /** Null until the post is held for review (see decide-review.ts). */
+      approval: PostApproval | null;
     };
 
 export type ExistingPost = Extract<PostState, { exists: true }>;
@@ -28,7 +30,7 @@ export function evolve(state: PostState, event: PostEvent): PostState {
   if (event.type === 'PostCreated') {
     const accounts = Object.fromEntries(event.data.accounts.map((a) => [a.accountId, pendingProgress(a)]));
     const status = event.data.scheduledAt ? 'scheduled' : 'draft';
-    return { exists: true, status, data: event.data, version: 1, attempt: 0, accounts, publishedAt: null, errorMessage: null, deleted: false };
+    return { exists: true, status, data: event.data, version: 1, attempt: 0, accounts, publishedAt: null, errorMessage: null, deleted: false, approval: null };
   }
   if (!state.exists) throw new Error(`${event.type} before PostCreated`);
   const next: ExistingPost = { ...state, version: state.version + 1 };
@@ -93,6 +95,15 @@ export function evolve(state: PostState, event: PostEvent): PostState {
       next.errorMessage = event.data.error.message;
       // Every account failed with the expiry, so a retry (the owner's explicit choice) targets them all.
       for (const account of next.data.accounts) update(account.accountId, { status: 'failed', error: event.data.error });
+      return next;
+    case 'PostApprovalRequested':
+      next.approval = { state: 'pending', by: event.data.requestedBy, at: event.data.requestedAt, note: null };
+      return next;
+    case 'PostApproved':
+      next.approval = { state: 'approved', by: event.data.approvedBy, at: event.data.approvedAt, note: event.data.note };
+      return next;
+    case 'PostRejected':
+      next.approval = { state: 'rejected', by: event.data.rejectedBy, at: event.data.rejectedAt, note: event.data.note };
       return next;
     default: {
       const unknown: never = event;

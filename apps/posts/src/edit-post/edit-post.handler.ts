@@ -5,6 +5,7 @@ import { resolveAccountRefs } from '../create-post/resolve-account-refs';
 import { PostCommandRunner } from '../domain/post-command-runner';
 import { PostState } from '../domain/post.state';
 import { QueuePlacement } from '../queue/queue-placement';
+import { ReviewPolicy } from '../review/review-policy';
 
 /** The accounts a post targets in this state (none before it exists). */
 const accountIdsOf = (state: PostState): string[] => (state.exists ? state.data.accounts.map((account) => account.accountId) : []);
@@ -20,19 +21,21 @@ export class EditPostHandler {
     private readonly runner: PostCommandRunner,
     private readonly accounts: AccountStore,
     private readonly queue: QueuePlacement,
+    private readonly reviews: ReviewPolicy,
   ) {}
 
   async edit(command: EditPostCommand, requestId: string | undefined): Promise<PostCommandReply> {
     const { content, mediaUrls, altText, firstComments, thread, autoSplit, overrides, platformOptions, scheduledAt, accounts, accountIds, platforms } = command.changes;
     const retargets = accounts !== undefined || accountIds !== undefined || platforms !== undefined;
     const resolved = retargets ? resolveAccountRefs({ accounts, accountIds, platforms }, await this.accounts.list(command.workspaceId)) : undefined;
+    const review = await this.reviews.reviewFor(command.workspaceId, command.actor);
     let before: string[] = [];
     const result = await this.runner.run(
       command.postId,
       { workspaceId: command.workspaceId, expectedVersion: command.expectedVersion },
       (state, now) => {
         before = accountIdsOf(state);
-        return { type: 'EditPost', changes: { content, mediaUrls, altText, firstComments, thread, autoSplit, overrides, platformOptions, scheduledAt, accounts: resolved }, now };
+        return { type: 'EditPost', changes: { content, mediaUrls, altText, firstComments, thread, autoSplit, overrides, platformOptions, scheduledAt, accounts: resolved }, review, now };
       },
       requestId,
     );

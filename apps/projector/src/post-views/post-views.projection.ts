@@ -15,6 +15,7 @@ import {
   ResolvedAccountEcho,
   ThreadPart,
   ThreadPartResult,
+  PostApproval,
 } from '@app/contracts';
 import { RecordedEvent } from '@app/event-store';
 import { applyInRevisionOrder, ApplyOutcome, ReadStream, skipReason } from '../in-revision-order';
@@ -77,6 +78,8 @@ interface PostRow {
   version: number;
   publishing_since: string | Date | null;
   own_comment_ids: string[];
+  /** Null until the post is held for review. */
+  approval: PostApproval | null;
 }
 
 /** Every column, with its type for jsonb_to_recordset: a folded row is written whole. */
@@ -84,7 +87,7 @@ const POST_COLUMNS: Array<[keyof PostRow, string]> = [
   ['id', 'uuid'], ['workspace_id', 'uuid'], ['content', 'text'], ['content_preview', 'text'], ['platforms', 'text[]'], ['accounts', 'jsonb'],
   ['media_urls', 'jsonb'], ['alt_text', 'jsonb'], ['first_comments', 'jsonb'], ['thread', 'jsonb'], ['auto_split', 'boolean'], ['thread_results', 'jsonb'], ['first_comment_results', 'jsonb'], ['overrides', 'jsonb'], ['platform_options', 'jsonb'], ['status', 'text'], ['scheduled_at', 'timestamptz'],
   ['published_at', 'timestamptz'], ['results', 'jsonb'], ['error_message', 'text'], ['created_at', 'timestamptz'], ['version', 'integer'],
-  ['publishing_since', 'timestamptz'], ['own_comment_ids', 'text[]'],
+  ['publishing_since', 'timestamptz'], ['own_comment_ids', 'text[]'], ['approval', 'jsonb'],
 ];
 const COLUMN_NAMES = POST_COLUMNS.map(([name]) => name).join(', ');
 
@@ -115,6 +118,7 @@ function createdRow(data: PostCreatedData, version: number): PostRow {
     version,
     publishing_since: null,
     own_comment_ids: [],
+    approval: null,
   };
 }
 
@@ -185,6 +189,15 @@ function applyChange(row: PostRow, event: Exclude<PostEvent, { type: 'PostCreate
     case 'ScheduledPostExpired':
       row.status = 'failed';
       row.error_message = event.data.error.message;
+      break;
+    case 'PostApprovalRequested':
+      row.approval = { state: 'pending', by: event.data.requestedBy, at: event.data.requestedAt, note: null };
+      break;
+    case 'PostApproved':
+      row.approval = { state: 'approved', by: event.data.approvedBy, at: event.data.approvedAt, note: event.data.note };
+      break;
+    case 'PostRejected':
+      row.approval = { state: 'rejected', by: event.data.rejectedBy, at: event.data.rejectedAt, note: event.data.note };
       break;
     case 'FirstCommentPosted':
       row.own_comment_ids = [...row.own_comment_ids, event.data.platformCommentId];

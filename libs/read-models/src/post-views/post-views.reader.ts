@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { AltTexts, FirstCommentResult, PlatformOptions, PostDetail, PostListItem, PostOverrides, PostStatus, ThreadPart, ThreadPartResult } from '@app/contracts';
+import { ApprovalState, AltTexts, FirstCommentResult, PostApproval, PlatformOptions, PostDetail, PostListItem, PostOverrides, PostStatus, ThreadPart, ThreadPartResult } from '@app/contracts';
 import { SameMomentReads } from '@app/database';
 import { decodeListCursor, encodeListCursor, keyset, ListPage, toPage } from '../list-cursor';
 
@@ -13,9 +13,10 @@ interface PostViewRow {
   results: PostListItem['results'];
   error_message: string | null;
   created_at: Date;
+  approval: PostApproval | null;
 }
 
-const LIST_COLUMNS = 'id, content_preview AS content, platforms, status, scheduled_at, published_at, results, error_message, created_at';
+const LIST_COLUMNS = 'id, content_preview AS content, platforms, status, scheduled_at, published_at, results, error_message, created_at, approval';
 
 function toListItem(row: PostViewRow): PostListItem {
   return {
@@ -28,6 +29,8 @@ function toListItem(row: PostViewRow): PostListItem {
     results: row.results,
     errorMessage: row.error_message,
     createdAt: row.created_at.toISOString(),
+    // Only on a post held for review: the spec's shape otherwise.
+    ...(row.approval ? { approval: row.approval } : {}),
   };
 }
 
@@ -56,7 +59,7 @@ export class PostViewsReader {
    */
   private readonly detailRows = new SameMomentReads<string, PostDetailRow>(async (ids) => {
     const { rows } = await this.pool.query<PostDetailRow>(
-      `SELECT id, workspace_id, content, platforms, status, scheduled_at, published_at, results, error_message, created_at,
+      `SELECT id, workspace_id, content, platforms, status, scheduled_at, published_at, results, error_message, created_at, approval,
               accounts, media_urls, alt_text, first_comments, thread, auto_split, thread_results, first_comment_results, overrides, platform_options, version
        FROM post_views WHERE id = ANY($1::uuid[])`,
       [ids],
@@ -69,13 +72,15 @@ export class PostViewsReader {
   /**
    * One page, newest first (created_at, then id: ids are time-ordered UUIDv7),
    * after the position a cursor names; created_at never changes, so the keyset
-   * holds while posts are created. A cursor only continues the filters (status, from, to) it was issued for.
+   * holds while posts are created. A cursor only continues the filters (status, from, to, approval state) it was issued for.
    */
-  async list(workspaceId: string, filter: { status?: PostStatus; limit: number; cursor?: string; from?: string; to?: string }): Promise<ListPage<PostListItem>> {
+  async list(workspaceId: string, filter: { status?: PostStatus; approval?: ApprovalState; limit: number; cursor?: string; from?: string; to?: string }): Promise<ListPage<PostListItem>> {
     const params: unknown[] = [workspaceId, filter.limit + 1];
-    const boundTo = { status: filter.status, from: filter.from, to: filter.to };
+    // approval bound only when given, so a cursor issued before the approval filter existed still continues.
+    const boundTo = { status: filter.status, from: filter.from, to: filter.to, ...(filter.approval ? { approval: filter.approval } : {}) };
     const where = ['workspace_id = $1'];
     if (filter.status) where.push(`status = $${params.push(filter.status)}`);
+    if (filter.approval) where.push(`approval IS NOT NULL AND approval->>'state' = $${params.push(filter.approval)}`);
     // from/to: a post whose scheduled time or published time falls in [from, to); a post with neither (a draft) is outside any range.
     if (filter.from !== undefined || filter.to !== undefined) {
       const from = params.push(filter.from === undefined ? null : new Date(filter.from));

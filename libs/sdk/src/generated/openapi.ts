@@ -23,6 +23,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/posts/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 1000 posts from a JSON array or a CSV upload, each checked as a single create
+         * @description **Scope:** write.
+         *
+         *     JSON: `{"posts": [<POST /api/v1/posts body>, ...], "atomic": false}`. CSV: multipart/form-data with an optional `atomic` field (true or false) and then a file part (text/csv) whose header names its columns: content, accounts, platforms, scheduledAt, queue, mediaUrls, firstComments, content_<platform>; lists separated by |. Each row's outcome (created with its post id, or refused with the single create's error code and the column) is listed; atomic: all rows are created or none. The same Idempotency-Key again creates nothing new (rows answer replayed). Accept: application/x-ndjson streams one line per row, then a summary line.
+         */
+        post: operations["BulkImportController_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/posts": {
         parameters: {
             query?: never;
@@ -93,6 +115,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/posts/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a post held for review
+         * @description **Scope:** approve.
+         *
+         *     Needs the approve scope. A scheduled post then publishes at its time; approving an approved post changes nothing.
+         */
+        post: operations["PostsController_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a post held for review, with a note
+         * @description **Scope:** approve.
+         *
+         *     Needs the approve scope. An edit by its writer sends it back to review.
+         */
+        post: operations["PostsController_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/posts/{id}": {
         parameters: {
             query?: never;
@@ -123,6 +189,32 @@ export interface paths {
          *     Send only the fields to change; scheduledAt null makes the post a draft again.
          */
         patch: operations["PostsController_edit"];
+        trace?: never;
+    };
+    "/api/v1/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key's workspace and its settings (approvalRequired)
+         * @description **Scope:** read.
+         */
+        get: operations["WorkspaceController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the workspace's settings
+         * @description **Scope:** approve.
+         *
+         *     Needs the approve scope. approvalRequired applies to the posts written after it (a post already created is not held).
+         */
+        patch: operations["WorkspaceController_update"];
         trace?: never;
     };
     "/api/v1/accounts": {
@@ -1089,7 +1181,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A publication ended with every account failed, or a scheduled post expired */
+        /** A publication ended with every account failed, or a scheduled post expired or missed its approval */
         post: {
             parameters: {
                 query?: never;
@@ -1145,6 +1237,8 @@ export interface webhooks {
                                     retryable: boolean;
                                 };
                             }[];
+                            /** @description only when a scheduled post failed without publishing: schedule_expired (six hours late) or approval_missed (due while awaiting approval, or rejected) */
+                            errorCode?: string;
                         };
                     };
                 };
@@ -1411,6 +1505,264 @@ export interface webhooks {
                                     message: string;
                                     retryable: boolean;
                                 };
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description the endpoint is gone: it is disabled, nothing more is sent */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description delivered */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description a failure: retried with exponential backoff and jitter for about three days */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.approval_requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A post was held for review (created or edited by a key without the approve scope while the workspace requires approval) */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description the same on every retry, redelivery and replay of this event to this endpoint: deduplicate on it */
+                    "webhook-id": string;
+                    /** @description seconds since the epoch, when this attempt was sent */
+                    "webhook-timestamp": number;
+                    /** @description v1,<base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`>, space-separated (two for 24 hours after a rotation) */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        type: "post.approval_requested";
+                        /**
+                         * Format: date-time
+                         * @description when the event happened
+                         */
+                        timestamp: string;
+                        /** @enum {integer} */
+                        version: 1;
+                        /** @description the stored event */
+                        eventId: string;
+                        /** @description its position in the event store, for replay afterPosition (null for webhook.* notices) */
+                        position: string | null;
+                        workspaceId: string;
+                        data: {
+                            postId: string;
+                            approval: {
+                                /** @enum {string} */
+                                state: "pending";
+                                /** @description the key id that asked for review (pending) or decided */
+                                by: string;
+                                /** Format: date-time */
+                                at: string;
+                                note: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description the endpoint is gone: it is disabled, nothing more is sent */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description delivered */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description a failure: retried with exponential backoff and jitter for about three days */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A reviewer approved a post held for review */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description the same on every retry, redelivery and replay of this event to this endpoint: deduplicate on it */
+                    "webhook-id": string;
+                    /** @description seconds since the epoch, when this attempt was sent */
+                    "webhook-timestamp": number;
+                    /** @description v1,<base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`>, space-separated (two for 24 hours after a rotation) */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        type: "post.approved";
+                        /**
+                         * Format: date-time
+                         * @description when the event happened
+                         */
+                        timestamp: string;
+                        /** @enum {integer} */
+                        version: 1;
+                        /** @description the stored event */
+                        eventId: string;
+                        /** @description its position in the event store, for replay afterPosition (null for webhook.* notices) */
+                        position: string | null;
+                        workspaceId: string;
+                        data: {
+                            postId: string;
+                            approval: {
+                                /** @enum {string} */
+                                state: "approved";
+                                /** @description the key id that asked for review (pending) or decided */
+                                by: string;
+                                /** Format: date-time */
+                                at: string;
+                                note: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description the endpoint is gone: it is disabled, nothing more is sent */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description delivered */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description a failure: retried with exponential backoff and jitter for about three days */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A reviewer rejected a post held for review */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description the same on every retry, redelivery and replay of this event to this endpoint: deduplicate on it */
+                    "webhook-id": string;
+                    /** @description seconds since the epoch, when this attempt was sent */
+                    "webhook-timestamp": number;
+                    /** @description v1,<base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`>, space-separated (two for 24 hours after a rotation) */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        type: "post.rejected";
+                        /**
+                         * Format: date-time
+                         * @description when the event happened
+                         */
+                        timestamp: string;
+                        /** @enum {integer} */
+                        version: 1;
+                        /** @description the stored event */
+                        eventId: string;
+                        /** @description its position in the event store, for replay afterPosition (null for webhook.* notices) */
+                        position: string | null;
+                        workspaceId: string;
+                        data: {
+                            postId: string;
+                            approval: {
+                                /** @enum {string} */
+                                state: "rejected";
+                                /** @description the key id that asked for review (pending) or decided */
+                                by: string;
+                                /** Format: date-time */
+                                at: string;
+                                note: string | null;
                             };
                         };
                     };
@@ -2396,7 +2748,7 @@ export interface components {
         MeKeySchema: {
             /** @description the key id (what `npm run admin -- key revoke` takes), never the key */
             id: string;
-            scopes: ("read" | "write" | "publish" | "engage" | "accounts" | "webhooks")[];
+            scopes: ("read" | "write" | "publish" | "engage" | "accounts" | "webhooks" | "approve")[];
         };
         RateLimitStandingSchema: {
             /** @description requests allowed in any window of windowSeconds */
@@ -2432,7 +2784,7 @@ export interface components {
              * @description stable, machine-readable; the operation lists the codes it can answer
              * @enum {string}
              */
-            code: "invalid_body" | "unknown_field" | "payload_too_large" | "uri_too_long" | "headers_too_large" | "malformed_request" | "request_timeout" | "invalid_idempotency_key" | "unsupported_media_type" | "invalid_if_match" | "nothing_to_edit" | "invalid_query" | "unknown_query_parameter" | "content_required" | "content_too_long" | "accounts_required" | "accounts_and_platforms" | "too_many_accounts" | "unknown_account" | "account_disconnected" | "ambiguous_account" | "unknown_platform" | "platform_not_connected" | "ambiguous_platform" | "too_many_media_urls" | "invalid_media_url" | "alt_text_mismatch" | "alt_text_too_long" | "too_many_first_comments" | "first_comment_invalid" | "invalid_override_key" | "override_not_publishable" | "too_many_thread_parts" | "thread_part_not_publishable" | "platform_option_invalid" | "invalid_scheduled_at" | "scheduled_at_in_past" | "scheduled_and_publish_now" | "queue_and_scheduled_at" | "queue_and_publish_now" | "queue_schedule_missing" | "queue_full" | "invalid_time_zone" | "invalid_schedule_slot" | "range_too_long" | "unauthenticated" | "insufficient_scope" | "not_found" | "post_not_editable" | "account_already_published" | "post_not_publishable" | "post_not_retryable" | "precondition_failed" | "idempotency_key_reused" | "rate_limited" | "service_unavailable" | "internal_error" | "unknown_comment" | "comment_platform_mismatch" | "account_platform_mismatch" | "reply_message_invalid" | "platform_rejected" | "platform_outcome_unknown" | "boards_not_supported" | "comment_action_not_supported" | "unknown_reply" | "x_quota_exhausted" | "webhook_signature_invalid" | "account_needs_reauth" | "platform_not_configured" | "sign_in_not_supported" | "invalid_redirect_uri" | "redirect_uri_not_allowed" | "invalid_instance_url" | "invalid_credentials" | "connect_state_invalid" | "connection_verifier_invalid" | "connection_already_completed" | "connection_expired" | "connect_link_invalid" | "connect_link_expired" | "connect_link_revoked" | "platform_not_offered" | "platform_unavailable" | "webhook_verification_failed" | "invalid_webhook_url" | "webhook_url_refused" | "invalid_webhook_events" | "invalid_replay_start" | "webhook_endpoint_disabled";
+            code: "invalid_body" | "unknown_field" | "payload_too_large" | "uri_too_long" | "headers_too_large" | "malformed_request" | "request_timeout" | "invalid_idempotency_key" | "unsupported_media_type" | "invalid_if_match" | "nothing_to_edit" | "invalid_workspace_settings" | "invalid_query" | "unknown_query_parameter" | "content_required" | "content_too_long" | "accounts_required" | "accounts_and_platforms" | "too_many_accounts" | "unknown_account" | "account_disconnected" | "ambiguous_account" | "unknown_platform" | "platform_not_connected" | "ambiguous_platform" | "too_many_media_urls" | "invalid_media_url" | "alt_text_mismatch" | "alt_text_too_long" | "too_many_first_comments" | "first_comment_invalid" | "invalid_override_key" | "override_not_publishable" | "too_many_thread_parts" | "thread_part_not_publishable" | "platform_option_invalid" | "invalid_scheduled_at" | "scheduled_at_in_past" | "scheduled_and_publish_now" | "queue_and_scheduled_at" | "queue_and_publish_now" | "queue_and_atomic" | "queue_schedule_missing" | "queue_full" | "invalid_time_zone" | "invalid_schedule_slot" | "range_too_long" | "unauthenticated" | "insufficient_scope" | "not_found" | "post_not_editable" | "account_already_published" | "post_not_publishable" | "post_not_retryable" | "approval_required" | "post_not_reviewable" | "precondition_failed" | "idempotency_key_reused" | "rate_limited" | "service_unavailable" | "internal_error" | "unknown_comment" | "comment_platform_mismatch" | "account_platform_mismatch" | "reply_message_invalid" | "platform_rejected" | "platform_outcome_unknown" | "boards_not_supported" | "comment_action_not_supported" | "unknown_reply" | "x_quota_exhausted" | "webhook_signature_invalid" | "account_needs_reauth" | "platform_not_configured" | "sign_in_not_supported" | "invalid_redirect_uri" | "redirect_uri_not_allowed" | "invalid_instance_url" | "invalid_credentials" | "connect_state_invalid" | "connection_verifier_invalid" | "connection_already_completed" | "connection_expired" | "connect_link_invalid" | "connect_link_expired" | "connect_link_revoked" | "platform_not_offered" | "platform_unavailable" | "webhook_verification_failed" | "invalid_webhook_url" | "webhook_url_refused" | "invalid_webhook_events" | "invalid_replay_start" | "webhook_endpoint_disabled";
             /** @description for people; may change */
             message: string;
             /** @description on ambiguous_account and ambiguous_platform */
@@ -2444,6 +2796,52 @@ export interface components {
         };
         ErrorBodySchema: {
             error: components["schemas"]["ErrorSchema"];
+        };
+        BulkImportDto: {
+            /** @description 1 to 1000 posts, each as POST /api/v1/posts takes it */
+            posts: Record<string, never>[];
+            /**
+             * @description true: all rows are created, or none (any refused row: nothing is appended)
+             * @default false
+             */
+            atomic: boolean;
+        };
+        BulkRowErrorSchema: {
+            /**
+             * @description the code a single create would answer
+             * @enum {string}
+             */
+            code: "invalid_body" | "unknown_field" | "payload_too_large" | "uri_too_long" | "headers_too_large" | "malformed_request" | "request_timeout" | "invalid_idempotency_key" | "unsupported_media_type" | "invalid_if_match" | "nothing_to_edit" | "invalid_workspace_settings" | "invalid_query" | "unknown_query_parameter" | "content_required" | "content_too_long" | "accounts_required" | "accounts_and_platforms" | "too_many_accounts" | "unknown_account" | "account_disconnected" | "ambiguous_account" | "unknown_platform" | "platform_not_connected" | "ambiguous_platform" | "too_many_media_urls" | "invalid_media_url" | "alt_text_mismatch" | "alt_text_too_long" | "too_many_first_comments" | "first_comment_invalid" | "invalid_override_key" | "override_not_publishable" | "too_many_thread_parts" | "thread_part_not_publishable" | "platform_option_invalid" | "invalid_scheduled_at" | "scheduled_at_in_past" | "scheduled_and_publish_now" | "queue_and_scheduled_at" | "queue_and_publish_now" | "queue_and_atomic" | "queue_schedule_missing" | "queue_full" | "invalid_time_zone" | "invalid_schedule_slot" | "range_too_long" | "unauthenticated" | "insufficient_scope" | "not_found" | "post_not_editable" | "account_already_published" | "post_not_publishable" | "post_not_retryable" | "approval_required" | "post_not_reviewable" | "precondition_failed" | "idempotency_key_reused" | "rate_limited" | "service_unavailable" | "internal_error" | "unknown_comment" | "comment_platform_mismatch" | "account_platform_mismatch" | "reply_message_invalid" | "platform_rejected" | "platform_outcome_unknown" | "boards_not_supported" | "comment_action_not_supported" | "unknown_reply" | "x_quota_exhausted" | "webhook_signature_invalid" | "account_needs_reauth" | "platform_not_configured" | "sign_in_not_supported" | "invalid_redirect_uri" | "redirect_uri_not_allowed" | "invalid_instance_url" | "invalid_credentials" | "connect_state_invalid" | "connection_verifier_invalid" | "connection_already_completed" | "connection_expired" | "connect_link_invalid" | "connect_link_expired" | "connect_link_revoked" | "platform_not_offered" | "platform_unavailable" | "webhook_verification_failed" | "invalid_webhook_url" | "webhook_url_refused" | "invalid_webhook_events" | "invalid_replay_start" | "webhook_endpoint_disabled";
+            message: string;
+            /** @description the CSV column (or JSON field) the refusal is about, when it is about one */
+            column?: string;
+            /** @description as the single create gives them */
+            details?: Record<string, never>;
+        };
+        BulkRowOutcomeSchema: {
+            /** @description 1-based: the JSON array index + 1, or the CSV data line after the header */
+            row: number;
+            /** @description `<row>:<sha256 of the row, first 16 hex>`: the same row of the same upload always has it */
+            identity: string;
+            /**
+             * @description skipped: an atomic import with another row refused created nothing
+             * @enum {string}
+             */
+            status: "created" | "refused" | "skipped";
+            /** @description created: the post (GET /api/v1/posts/{id}) */
+            postId?: string;
+            /** @description created: true when a retry with the same Idempotency-Key found it already created */
+            replayed?: boolean;
+            error?: components["schemas"]["BulkRowErrorSchema"];
+        };
+        BulkImportResponseSchema: {
+            atomic: boolean;
+            /** @description rows read */
+            total: number;
+            created: number;
+            refused: number;
+            /** @description in row order */
+            rows: components["schemas"]["BulkRowOutcomeSchema"][];
         };
         RecordedPostSchema: {
             /**
@@ -2564,6 +2962,19 @@ export interface components {
             /** @description Opt-in: on x, threads, bluesky, mastodon, content longer than the platform allows (counted its own way: X weighted characters, Bluesky graphemes, Threads and Mastodon characters) is split at sentence boundaries (then words) into a numbered thread ("… 1/3"), ahead of any thread parts. Other platforms keep their length refusal. */
             autoSplit?: boolean | null;
         };
+        PostApprovalSchema: {
+            /**
+             * @description pending: not published until approved (a scheduled post due while pending fails with approval_missed)
+             * @enum {string}
+             */
+            state: "pending" | "approved" | "rejected";
+            /** @description the key id that asked for review (pending), or that approved or rejected */
+            by: string;
+            /** Format: date-time */
+            at: string;
+            /** @description the reviewer's note */
+            note: string | null;
+        };
         CreatedPostSchema: {
             id: string;
             /** @enum {string} */
@@ -2571,6 +2982,8 @@ export interface components {
             /** Format: date-time */
             scheduledAt: string | null;
             platforms: ("x" | "facebook" | "instagram" | "linkedin" | "threads" | "bluesky" | "mastodon" | "tiktok" | "youtube" | "pinterest")[];
+            /** @description present when the post is held for review */
+            approval?: components["schemas"]["PostApprovalSchema"];
         };
         ResolvedAccountSchema: {
             accountId: string;
@@ -2610,6 +3023,10 @@ export interface components {
             /** @description human-readable summary of the outcome */
             note: string;
         };
+        ReviewPostDto: {
+            /** @description the reviewer's note, shown as approval.note */
+            note?: string | null;
+        };
         PostListItemSchema: {
             id: string;
             /** @description a body over 500 characters is shortened with an ellipsis (…) */
@@ -2626,6 +3043,8 @@ export interface components {
             errorMessage: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** @description present when the post was held for review */
+            approval?: components["schemas"]["PostApprovalSchema"];
         };
         PostListSchema: {
             /** @description newest first */
@@ -2649,6 +3068,8 @@ export interface components {
             errorMessage: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** @description present when the post was held for review */
+            approval?: components["schemas"]["PostApprovalSchema"];
             accounts: components["schemas"]["ResolvedAccountSchema"][];
             mediaUrls: string[];
             /** @description only when some media item has alt text: one entry per mediaUrls entry, null for an item without */
@@ -2864,6 +3285,16 @@ export interface components {
             }[] | null;
             /** @description Opt-in: on x, threads, bluesky, mastodon, content longer than the platform allows (counted its own way: X weighted characters, Bluesky graphemes, Threads and Mastodon characters) is split at sentence boundaries (then words) into a numbered thread ("… 1/3"), ahead of any thread parts. Other platforms keep their length refusal. */
             autoSplit?: boolean | null;
+        };
+        WorkspaceSettingsSchema: {
+            id: string;
+            name: string;
+            /** @description posts written by a key without the approve scope are held for review */
+            approvalRequired: boolean;
+        };
+        UpdateWorkspaceDto: {
+            /** @description hold every post written by a key without the approve scope for review (README, Approvals) */
+            approvalRequired?: boolean;
         };
         AccountSchema: {
             /** @description the account id, usable in accounts and accountId */
@@ -3256,14 +3687,14 @@ export interface components {
             /** @description where deliveries are POSTed: https (http only for hosts in WEBHOOK_ALLOWED_HOSTS), a public address */
             url: string;
             /** @description the event types to deliver (webhook.disabled notices go to every enabled endpoint without asking) */
-            events: ("post.scheduled" | "post.published" | "post.partial" | "post.failed" | "post.deleted" | "post.account.published" | "post.account.failed" | "account.connected" | "account.reauth_required" | "account.disconnected" | "comment.received" | "comment.replied" | "comment.hidden" | "comment.unhidden" | "comment.reply_deleted" | "comment.reclassified")[];
+            events: ("post.scheduled" | "post.published" | "post.partial" | "post.failed" | "post.deleted" | "post.account.published" | "post.account.failed" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.connected" | "account.reauth_required" | "account.disconnected" | "comment.received" | "comment.replied" | "comment.hidden" | "comment.unhidden" | "comment.reply_deleted" | "comment.reclassified")[];
             description?: string;
         };
         WebhookEndpointWithSecretSchema: {
             /** @description whep_… */
             id: string;
             url: string;
-            events: ("post.scheduled" | "post.published" | "post.partial" | "post.failed" | "post.deleted" | "post.account.published" | "post.account.failed" | "account.connected" | "account.reauth_required" | "account.disconnected" | "comment.received" | "comment.replied" | "comment.hidden" | "comment.unhidden" | "comment.reply_deleted" | "comment.reclassified")[];
+            events: ("post.scheduled" | "post.published" | "post.partial" | "post.failed" | "post.deleted" | "post.account.published" | "post.account.failed" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.connected" | "account.reauth_required" | "account.disconnected" | "comment.received" | "comment.replied" | "comment.hidden" | "comment.unhidden" | "comment.reply_deleted" | "comment.reclassified")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -3287,7 +3718,7 @@ export interface components {
             /** @description whep_… */
             id: string;
             url: string;
-            events: ("post.scheduled" | "post.published" | "post.partial" | "post.failed" | "post.deleted" | "post.account.published" | "post.account.failed" | "account.connected" | "account.reauth_required" | "account.disconnected" | "comment.received" | "comment.replied" | "comment.hidden" | "comment.unhidden" | "comment.reply_deleted" | "comment.reclassified")[];
+            events: ("post.scheduled" | "post.published" | "post.partial" | "post.failed" | "post.deleted" | "post.account.published" | "post.account.failed" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.connected" | "account.reauth_required" | "account.disconnected" | "comment.received" | "comment.replied" | "comment.hidden" | "comment.unhidden" | "comment.reply_deleted" | "comment.reclassified")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -3306,7 +3737,7 @@ export interface components {
         UpdateWebhookDto: {
             url?: string;
             /** @description the event types to deliver (webhook.disabled notices go to every enabled endpoint without asking) */
-            events?: ("post.scheduled" | "post.published" | "post.partial" | "post.failed" | "post.deleted" | "post.account.published" | "post.account.failed" | "account.connected" | "account.reauth_required" | "account.disconnected" | "comment.received" | "comment.replied" | "comment.hidden" | "comment.unhidden" | "comment.reply_deleted" | "comment.reclassified")[];
+            events?: ("post.scheduled" | "post.published" | "post.partial" | "post.failed" | "post.deleted" | "post.account.published" | "post.account.failed" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.connected" | "account.reauth_required" | "account.disconnected" | "comment.received" | "comment.replied" | "comment.hidden" | "comment.unhidden" | "comment.reply_deleted" | "comment.reclassified")[];
             description?: string | null;
             /** @description false stops deliveries (they queue up); true resumes them and clears a disabled reason */
             enabled?: boolean;
@@ -3516,11 +3947,230 @@ export interface operations {
             };
         };
     };
+    BulkImportController_import: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description carried to the events the request causes (header x-request-id on NATS) */
+                "x-request-id"?: string;
+                /** @description 1–255 characters: the same upload again creates nothing new; each row answers replayed */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "posts": [
+                 *         {
+                 *           "content": "Launch day",
+                 *           "accounts": [
+                 *             "x:@demo",
+                 *             "facebook:@demo_page"
+                 *           ],
+                 *           "scheduledAt": "2030-01-01T09:00:00Z"
+                 *         },
+                 *         {
+                 *           "content": "Follow-up",
+                 *           "accounts": [
+                 *             "x:@ghost"
+                 *           ],
+                 *           "scheduledAt": "2030-01-02T09:00:00Z"
+                 *         }
+                 *       ],
+                 *       "atomic": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkImportDto"];
+                /**
+                 * @example {
+                 *       "atomic": "false",
+                 *       "file": "content,accounts,scheduledAt,content_x\nLaunch day,x:@demo | facebook:@demo_page,2030-01-01T09:00:00Z,Launch day on X\nFollow-up,x:@ghost,2030-01-02T09:00:00Z,\n"
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /**
+                     * @description before the file part; true: all rows or none
+                     * @enum {string}
+                     */
+                    atomic?: "true" | "false";
+                    /**
+                     * Format: binary
+                     * @description text/csv, a header line naming its columns (README, Bulk import)
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description every row's outcome, in row order (application/x-ndjson: one row outcome per line as soon as it is known, then {"summary": {atomic, total, created, refused}}) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "atomic": false,
+                     *       "total": 2,
+                     *       "created": 1,
+                     *       "refused": 1,
+                     *       "rows": [
+                     *         {
+                     *           "row": 1,
+                     *           "identity": "1:9f2c4a1e7b3d5f60",
+                     *           "status": "created",
+                     *           "postId": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *           "replayed": false
+                     *         },
+                     *         {
+                     *           "row": 2,
+                     *           "identity": "2:03ab7c9e1d2f4b58",
+                     *           "status": "refused",
+                     *           "error": {
+                     *             "code": "unknown_account",
+                     *             "message": "no account matches x:@ghost",
+                     *             "column": "accounts"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkImportResponseSchema"];
+                    /**
+                     * @example {"row":1,"identity":"1:9f2c4a1e7b3d5f60","status":"created","postId":"0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11","replayed":false}
+                     *     {"row":2,"identity":"2:03ab7c9e1d2f4b58","status":"refused","error":{"code":"unknown_account","message":"no account matches x:@ghost","column":"accounts"}}
+                     *     {"summary":{"atomic":false,"total":2,"created":1,"refused":1}}
+                     */
+                    "application/x-ndjson": string;
+                };
+            };
+            /**
+             * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
+             *
+             *     `invalid_body`: The body is not JSON of the expected shape (a field has the wrong type).
+             *
+             *     `invalid_idempotency_key`: The Idempotency-Key header is empty or longer than 255 characters.
+             *
+             *     `queue_and_atomic`: An atomic bulk import has a row with queue: queue slots are claimed one post at a time, so queued rows are imported without atomic (details.row); nothing was created.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                    "application/x-ndjson": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unauthenticated`: The Authorization header is missing, malformed, or names no active key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `insufficient_scope`: The key lacks a scope the operation needs (publishNow needs publish as well as write). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `request_timeout`: The request headers or body did not arrive in time; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                    "application/x-ndjson": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `payload_too_large`: The body is larger than the limit for its route (details.limitBytes). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                    "application/x-ndjson": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `uri_too_long`: The request target (path and query string) is longer than the limit (details.limitChars). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                    "application/x-ndjson": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unsupported_media_type`: The request body is not application/json (or is sent without that Content-Type) on an operation that takes a body. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                    "application/x-ndjson": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `rate_limited`: The key has sent more requests than a rate limit allows; retry after Retry-After seconds (details.limit, details.windowSeconds). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `headers_too_large`: The request line and headers together are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                    "application/x-ndjson": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `internal_error`: An unexpected failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `service_unavailable`: A backing service did not answer in time; retry later. Nothing is known to have been created. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+        };
+    };
     PostsController_list: {
         parameters: {
             query?: {
                 /** @description only posts in this status */
                 status?: "draft" | "scheduled" | "publishing" | "published" | "partial" | "failed";
+                /** @description only posts held for review in this approval state */
+                approval?: "pending" | "approved" | "rejected";
                 /** @description default 20, clamped to 50 */
                 limit?: number;
                 /** @description nextCursor of the previous page, with the same filters; omit for the first page. A cursor issued for other filters or another list is refused with invalid_query. */
@@ -3879,7 +4529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodySchema"];
                 };
             };
-            /** @description `insufficient_scope`: The key lacks a scope the operation needs (publishNow needs publish as well as write). */
+            /** @description `approval_required`: The workspace requires approval (approvalRequired) and the key lacks the approve scope: publishing now (publishNow, or POST /posts/:id/publish of a post not approved) needs a reviewer; nothing was appended. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4116,7 +4766,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodySchema"];
                 };
             };
-            /** @description `insufficient_scope`: The key lacks a scope the operation needs (publishNow needs publish as well as write). */
+            /** @description `approval_required`: The workspace requires approval (approvalRequired) and the key lacks the approve scope: publishing now (publishNow, or POST /posts/:id/publish of a post not approved) needs a reviewer; nothing was appended. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4381,6 +5031,430 @@ export interface operations {
                 };
             };
             /** @description `post_not_retryable`: Only a partial or failed post has accounts to retry. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `payload_too_large`: The body is larger than the limit for its route (details.limitBytes). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `uri_too_long`: The request target (path and query string) is longer than the limit (details.limitChars). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unsupported_media_type`: The request body is not application/json (or is sent without that Content-Type) on an operation that takes a body. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `rate_limited`: The key has sent more requests than a rate limit allows; retry after Retry-After seconds (details.limit, details.windowSeconds). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `headers_too_large`: The request line and headers together are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `internal_error`: An unexpected failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `service_unavailable`: A backing service did not answer in time; retry later. Nothing is known to have been created. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+        };
+    };
+    PostsController_approve: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description carried to the events the request causes (header x-request-id on NATS) */
+                "x-request-id"?: string;
+            };
+            path: {
+                /** @description the post id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Good to go"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReviewPostDto"];
+            };
+        };
+        responses: {
+            /** @description the post as it now stands, with a result per account once published */
+            200: {
+                headers: {
+                    /** @description the version of the post shown, quoted (e.g. "3"): send it as If-Match to edit or delete it */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "post": {
+                     *         "id": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *         "status": "scheduled",
+                     *         "scheduledAt": "2030-01-01T09:00:00.000Z",
+                     *         "platforms": [
+                     *           "x",
+                     *           "facebook"
+                     *         ],
+                     *         "approval": {
+                     *           "state": "approved",
+                     *           "by": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *           "at": "2026-05-04T10:00:00.000Z",
+                     *           "note": "Good to go"
+                     *         }
+                     *       },
+                     *       "accounts": [
+                     *         {
+                     *           "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "platform": "x",
+                     *           "account": "@demo"
+                     *         },
+                     *         {
+                     *           "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *           "platform": "facebook",
+                     *           "account": "@demo_page"
+                     *         }
+                     *       ],
+                     *       "results": [],
+                     *       "note": "Scheduled for 2030-01-01T09:00:00.000Z on 2 accounts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatePostResponseSchema"];
+                };
+            };
+            /** @description the write is recorded but the read model does not show it within PROJECTION_WAIT_MS (or could not be read): {post: {id}, note}; GET the Location in a moment */
+            202: {
+                headers: {
+                    /** @description the post: /api/v1/posts/{id} */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "post": {
+                     *         "id": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11"
+                     *       },
+                     *       "note": "recorded; not readable yet: GET /api/v1/posts/0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11 in a moment"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PostRecordedResponseSchema"];
+                };
+            };
+            /**
+             * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
+             *
+             *     `invalid_body`: The body is not JSON of the expected shape (a field has the wrong type).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unauthenticated`: The Authorization header is missing, malformed, or names no active key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `insufficient_scope`: The key lacks a scope the operation needs (publishNow needs publish as well as write). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `not_found`: No such resource in this key's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `request_timeout`: The request headers or body did not arrive in time; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `post_not_reviewable`: Approve or reject names a post that is not held for review, or one that is no longer a draft or a scheduled post before its time. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `payload_too_large`: The body is larger than the limit for its route (details.limitBytes). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `uri_too_long`: The request target (path and query string) is longer than the limit (details.limitChars). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unsupported_media_type`: The request body is not application/json (or is sent without that Content-Type) on an operation that takes a body. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `rate_limited`: The key has sent more requests than a rate limit allows; retry after Retry-After seconds (details.limit, details.windowSeconds). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `headers_too_large`: The request line and headers together are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `internal_error`: An unexpected failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `service_unavailable`: A backing service did not answer in time; retry later. Nothing is known to have been created. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+        };
+    };
+    PostsController_reject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description carried to the events the request causes (header x-request-id on NATS) */
+                "x-request-id"?: string;
+            };
+            path: {
+                /** @description the post id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Not before the launch is announced"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReviewPostDto"];
+            };
+        };
+        responses: {
+            /** @description the post as it now stands, with a result per account once published */
+            200: {
+                headers: {
+                    /** @description the version of the post shown, quoted (e.g. "3"): send it as If-Match to edit or delete it */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "post": {
+                     *         "id": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *         "status": "scheduled",
+                     *         "scheduledAt": "2030-01-01T09:00:00.000Z",
+                     *         "platforms": [
+                     *           "x",
+                     *           "facebook"
+                     *         ],
+                     *         "approval": {
+                     *           "state": "rejected",
+                     *           "by": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *           "at": "2026-05-04T10:00:00.000Z",
+                     *           "note": "Not before the launch is announced"
+                     *         }
+                     *       },
+                     *       "accounts": [
+                     *         {
+                     *           "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "platform": "x",
+                     *           "account": "@demo"
+                     *         },
+                     *         {
+                     *           "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *           "platform": "facebook",
+                     *           "account": "@demo_page"
+                     *         }
+                     *       ],
+                     *       "results": [],
+                     *       "note": "Scheduled for 2030-01-01T09:00:00.000Z on 2 accounts. Rejected in review: it is not published unless edited and approved."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatePostResponseSchema"];
+                };
+            };
+            /** @description the write is recorded but the read model does not show it within PROJECTION_WAIT_MS (or could not be read): {post: {id}, note}; GET the Location in a moment */
+            202: {
+                headers: {
+                    /** @description the post: /api/v1/posts/{id} */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "post": {
+                     *         "id": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11"
+                     *       },
+                     *       "note": "recorded; not readable yet: GET /api/v1/posts/0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11 in a moment"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PostRecordedResponseSchema"];
+                };
+            };
+            /**
+             * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
+             *
+             *     `invalid_body`: The body is not JSON of the expected shape (a field has the wrong type).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unauthenticated`: The Authorization header is missing, malformed, or names no active key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `insufficient_scope`: The key lacks a scope the operation needs (publishNow needs publish as well as write). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `not_found`: No such resource in this key's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `request_timeout`: The request headers or body did not arrive in time; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `post_not_reviewable`: Approve or reject names a post that is not held for review, or one that is no longer a draft or a scheduled post before its time. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4998,6 +6072,255 @@ export interface operations {
             };
             /** @description `precondition_failed`: If-Match names a version of the post that is no longer current; GET it again. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `payload_too_large`: The body is larger than the limit for its route (details.limitBytes). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `uri_too_long`: The request target (path and query string) is longer than the limit (details.limitChars). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unsupported_media_type`: The request body is not application/json (or is sent without that Content-Type) on an operation that takes a body. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `rate_limited`: The key has sent more requests than a rate limit allows; retry after Retry-After seconds (details.limit, details.windowSeconds). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `headers_too_large`: The request line and headers together are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `internal_error`: An unexpected failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `service_unavailable`: A backing service did not answer in time; retry later. Nothing is known to have been created. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+        };
+    };
+    WorkspaceController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a",
+                     *       "name": "Acme social team",
+                     *       "approvalRequired": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceSettingsSchema"];
+                };
+            };
+            /** @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unauthenticated`: The Authorization header is missing, malformed, or names no active key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `insufficient_scope`: The key lacks a scope the operation needs (publishNow needs publish as well as write). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `request_timeout`: The request headers or body did not arrive in time; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `uri_too_long`: The request target (path and query string) is longer than the limit (details.limitChars). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `rate_limited`: The key has sent more requests than a rate limit allows; retry after Retry-After seconds (details.limit, details.windowSeconds). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `headers_too_large`: The request line and headers together are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `internal_error`: An unexpected failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `service_unavailable`: A backing service did not answer in time; retry later. Nothing is known to have been created. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+        };
+    };
+    WorkspaceController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "approvalRequired": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWorkspaceDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a",
+                     *       "name": "Acme social team",
+                     *       "approvalRequired": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceSettingsSchema"];
+                };
+            };
+            /**
+             * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `unknown_field`: The body has a field the operation does not take, at any depth (details.field names its path, details.suggestion the closest field it takes, details.allowed all of them there); nothing was done.
+             *
+             *     `invalid_body`: The body is not JSON of the expected shape (a field has the wrong type).
+             *
+             *     `invalid_workspace_settings`: PATCH /api/v1/workspace names no setting to change.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unauthenticated`: The Authorization header is missing, malformed, or names no active key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `insufficient_scope`: The key lacks a scope the operation needs (publishNow needs publish as well as write). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `request_timeout`: The request headers or body did not arrive in time; the connection is closed. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -26,6 +26,29 @@ export const OPERATIONS: Record<string, OperationInputs> = {
     "body": null,
     "bodyRequired": false
   },
+  "BulkImportController_import": {
+    "method": "POST",
+    "path": "/api/v1/posts/bulk",
+    "summary": "Create up to 1000 posts from a JSON array or a CSV upload, each checked as a single create",
+    "description": "**Scope:** write.\n\nJSON: `{\"posts\": [<POST /api/v1/posts body>, ...], \"atomic\": false}`. CSV: multipart/form-data with an optional `atomic` field (true or false) and then a file part (text/csv) whose header names its columns: content, accounts, platforms, scheduledAt, queue, mediaUrls, firstComments, content_<platform>; lists separated by |. Each row's outcome (created with its post id, or refused with the single create's error code and the column) is listed; atomic: all rows are created or none. The same Idempotency-Key again creates nothing new (rows answer replayed). Accept: application/x-ndjson streams one line per row, then a summary line.",
+    "authenticated": true,
+    "idempotencyKey": true,
+    "parameters": [
+      {
+        "name": "Idempotency-Key",
+        "in": "header",
+        "required": false,
+        "description": "1–255 characters: the same upload again creates nothing new; each row answers replayed",
+        "schema": {
+          "type": "string"
+        }
+      }
+    ],
+    "body": {
+      "$ref": "#/components/schemas/BulkImportDto"
+    },
+    "bodyRequired": true
+  },
   "PostsController_list": {
     "method": "GET",
     "path": "/api/v1/posts",
@@ -48,6 +71,20 @@ export const OPERATIONS: Record<string, OperationInputs> = {
             "published",
             "partial",
             "failed"
+          ]
+        }
+      },
+      {
+        "name": "approval",
+        "in": "query",
+        "required": false,
+        "description": "only posts held for review in this approval state",
+        "schema": {
+          "type": "string",
+          "enum": [
+            "pending",
+            "approved",
+            "rejected"
           ]
         }
       },
@@ -163,6 +200,54 @@ export const OPERATIONS: Record<string, OperationInputs> = {
     "body": null,
     "bodyRequired": false
   },
+  "PostsController_approve": {
+    "method": "POST",
+    "path": "/api/v1/posts/{id}/approve",
+    "summary": "Approve a post held for review",
+    "description": "**Scope:** approve.\n\nNeeds the approve scope. A scheduled post then publishes at its time; approving an approved post changes nothing.",
+    "authenticated": true,
+    "idempotencyKey": false,
+    "parameters": [
+      {
+        "name": "id",
+        "in": "path",
+        "required": true,
+        "description": "the post id",
+        "schema": {
+          "format": "uuid",
+          "type": "string"
+        }
+      }
+    ],
+    "body": {
+      "$ref": "#/components/schemas/ReviewPostDto"
+    },
+    "bodyRequired": true
+  },
+  "PostsController_reject": {
+    "method": "POST",
+    "path": "/api/v1/posts/{id}/reject",
+    "summary": "Reject a post held for review, with a note",
+    "description": "**Scope:** approve.\n\nNeeds the approve scope. An edit by its writer sends it back to review.",
+    "authenticated": true,
+    "idempotencyKey": false,
+    "parameters": [
+      {
+        "name": "id",
+        "in": "path",
+        "required": true,
+        "description": "the post id",
+        "schema": {
+          "format": "uuid",
+          "type": "string"
+        }
+      }
+    ],
+    "body": {
+      "$ref": "#/components/schemas/ReviewPostDto"
+    },
+    "bodyRequired": true
+  },
   "PostsController_get": {
     "method": "GET",
     "path": "/api/v1/posts/{id}",
@@ -248,6 +333,30 @@ export const OPERATIONS: Record<string, OperationInputs> = {
     ],
     "body": null,
     "bodyRequired": false
+  },
+  "WorkspaceController_get": {
+    "method": "GET",
+    "path": "/api/v1/workspace",
+    "summary": "The key's workspace and its settings (approvalRequired)",
+    "description": "**Scope:** read.",
+    "authenticated": true,
+    "idempotencyKey": false,
+    "parameters": [],
+    "body": null,
+    "bodyRequired": false
+  },
+  "WorkspaceController_update": {
+    "method": "PATCH",
+    "path": "/api/v1/workspace",
+    "summary": "Change the workspace's settings",
+    "description": "**Scope:** approve.\n\nNeeds the approve scope. approvalRequired applies to the posts written after it (a post already created is not held).",
+    "authenticated": true,
+    "idempotencyKey": false,
+    "parameters": [],
+    "body": {
+      "$ref": "#/components/schemas/UpdateWorkspaceDto"
+    },
+    "bodyRequired": true
   },
   "AccountsController_list": {
     "method": "GET",
@@ -1136,6 +1245,28 @@ export const INPUT_SCHEMAS: Record<string, Record<string, unknown>> = {
     "type": "object",
     "properties": {}
   },
+  "BulkImportDto": {
+    "type": "object",
+    "properties": {
+      "posts": {
+        "type": "array",
+        "maxItems": 1000,
+        "items": {
+          "type": "object",
+          "description": "a POST /api/v1/posts body"
+        },
+        "description": "1 to 1000 posts, each as POST /api/v1/posts takes it"
+      },
+      "atomic": {
+        "type": "boolean",
+        "default": false,
+        "description": "true: all rows are created, or none (any refused row: nothing is appended)"
+      }
+    },
+    "required": [
+      "posts"
+    ]
+  },
   "CommentTargetDto": {
     "type": "object",
     "properties": {
@@ -1531,6 +1662,9 @@ export const INPUT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "post.deleted",
             "post.account.published",
             "post.account.failed",
+            "post.approval_requested",
+            "post.approved",
+            "post.rejected",
             "account.connected",
             "account.reauth_required",
             "account.disconnected",
@@ -1808,6 +1942,17 @@ export const INPUT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "message"
     ]
   },
+  "ReviewPostDto": {
+    "type": "object",
+    "properties": {
+      "note": {
+        "type": "string",
+        "nullable": true,
+        "maxLength": 2000,
+        "description": "the reviewer's note, shown as approval.note"
+      }
+    }
+  },
   "ScheduleSlotDto": {
     "type": "object",
     "properties": {
@@ -1904,6 +2049,9 @@ export const INPUT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "post.deleted",
             "post.account.published",
             "post.account.failed",
+            "post.approval_requested",
+            "post.approved",
+            "post.rejected",
             "account.connected",
             "account.reauth_required",
             "account.disconnected",
@@ -1925,6 +2073,15 @@ export const INPUT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "enabled": {
         "type": "boolean",
         "description": "false stops deliveries (they queue up); true resumes them and clears a disabled reason"
+      }
+    }
+  },
+  "UpdateWorkspaceDto": {
+    "type": "object",
+    "properties": {
+      "approvalRequired": {
+        "type": "boolean",
+        "description": "hold every post written by a key without the approve scope for review (README, Approvals)"
       }
     }
   }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CreatePostResponse, LIMITS, PlatformOptions, PLATFORMS, POST_STATUSES, PostDetail, PostListItem, PostOverrides, PostRecordedResponse, PostStatus, PublishResult, ResolvedAccountEcho, ThreadPartResult, FirstCommentResult } from '@app/contracts';
+import { APPROVAL_STATES, ApprovalState, PostApproval, CreatePostResponse, LIMITS, PlatformOptions, PLATFORMS, POST_STATUSES, PostDetail, PostListItem, PostOverrides, PostRecordedResponse, PostStatus, PublishResult, ResolvedAccountEcho, ThreadPartResult, FirstCommentResult } from '@app/contracts';
 import { POST_FIELDS } from '../post-fields';
 import { NextCursorProperty } from './list-page.schema';
 
@@ -53,11 +53,20 @@ export class ResolvedAccountSchema implements ResolvedAccountEcho {
   @ApiProperty({ description: 'the handle' }) account!: string;
 }
 
+/** A post held for review (README, Approvals). */
+export class PostApprovalSchema implements PostApproval {
+  @ApiProperty({ enum: APPROVAL_STATES, description: 'pending: not published until approved (a scheduled post due while pending fails with approval_missed)' }) state!: ApprovalState;
+  @ApiProperty({ description: 'the key id that asked for review (pending), or that approved or rejected' }) by!: string;
+  @ApiProperty(isoDateTime) at!: string;
+  @ApiProperty({ type: 'string', nullable: true, description: "the reviewer's note" }) note!: string | null;
+}
+
 export class CreatedPostSchema {
   @ApiProperty() id!: string;
   @ApiProperty({ enum: POST_STATUSES }) status!: PostStatus;
   @ApiProperty({ ...isoDateTime, nullable: true }) scheduledAt!: string | null;
   @ApiProperty({ enum: PLATFORMS, isArray: true }) platforms!: string[];
+  @ApiPropertyOptional({ type: PostApprovalSchema, description: 'present when the post is held for review' }) approval?: PostApprovalSchema;
 }
 
 /** The answer of create, publish, retry and edit. */
@@ -88,6 +97,7 @@ export class PostListItemSchema implements PostListItem {
   @ApiProperty({ type: [PublishResultSchema], description: 'per-account outcomes; empty for a post not yet published' }) results!: PublishResultSchema[];
   @ApiProperty({ type: 'string', nullable: true }) errorMessage!: string | null;
   @ApiProperty(isoDateTime) createdAt!: string;
+  @ApiPropertyOptional({ type: PostApprovalSchema, description: 'present when the post was held for review' }) approval?: PostApprovalSchema;
 }
 
 export class PostListSchema {
