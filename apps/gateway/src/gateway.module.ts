@@ -6,11 +6,12 @@ import { DatabaseModule, PG_POOL } from '@app/database';
 import { HealthModule } from '@app/health';
 import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
-import { COMMENT_VIEWS_PROJECTION, COMMENT_VIEWS_WAITER, CommentViewsReader, POST_VIEWS_PROJECTION, PostViewsReader, ProjectionWaiter } from '@app/read-models';
+import { COMMENT_VIEWS_PROJECTION, COMMENT_VIEWS_WAITER, CommentViewsReader, MetricsViewsReader, POST_VIEWS_PROJECTION, PostViewsReader, ProjectionWaiter } from '@app/read-models';
 import { AccountsModule } from '@app/accounts';
 import { WebhookStoresModule } from '@app/webhooks/stores';
 import { WorkspacesModule } from '@app/workspaces';
 import { AccountsController } from './accounts/accounts.controller';
+import { AnalyticsController } from './analytics/analytics.controller';
 import { CommentsController } from './comments/comments.controller';
 import { MetaWebhookController } from './comments/meta-webhook.controller';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -36,7 +37,7 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
     return {
       module: GatewayModule,
       imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, AccountsModule, WebhookStoresModule, HealthModule, ObservabilityModule],
-      controllers: [MeController, PostsController, AccountsController, CommentsController, MetaWebhookController, WebhooksController],
+      controllers: [MeController, PostsController, AccountsController, CommentsController, AnalyticsController, MetaWebhookController, WebhooksController],
       providers: [
         KeyAuthenticator,
         PostAnswers,
@@ -48,6 +49,7 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: PostViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new PostViewsReader(pool) },
         { provide: CommentViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new CommentViewsReader(pool) },
+        { provide: MetricsViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new MetricsViewsReader(pool) },
         RequestBounds,
         {
           provide: ProjectionWaiter,

@@ -26,3 +26,5 @@ export * from './webhooks';
 export * from './position';
 export * from './me-api';
 export * from './metrics';
+export * from './metrics-events';
+export * from './metrics-api';

@@ -1,3 +1,4 @@
+import type { PostMetricsSummary } from './metrics-api';
 import type { AltTexts } from './post-events';
 import type { PostOverride, PostOverrides } from './post-overrides';
 import type { PlatformOptions } from './post-platform-options';
@@ -64,6 +65,8 @@ export interface PostListItem {
   results: PublishResult[];
   errorMessage: string | null;
   createdAt: string;
+  /** The post's numbers summed over its accounts (analytics); null until a first collection. */
+  metrics: PostMetricsSummary | null;
 }
 
 /** GET /api/v1/posts/:id: the list item with the full body and what the post targets. */

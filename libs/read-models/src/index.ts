@@ -5,3 +5,5 @@ export * from './comment-views/comment-views';
 export * from './comment-views/comment-views.reader';
 export * from './projection-waiter';
 export * from './list-cursor';
+export * from './metrics-views/metrics-views';
+export * from './metrics-views/metrics-views.reader';

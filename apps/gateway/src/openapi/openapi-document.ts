@@ -25,6 +25,7 @@ export const RESOURCE_TAGS: Array<{ name: string; description: string }> = [
   { name: 'posts', description: 'Create, schedule, publish, edit and delete posts; each account\'s result.' },
   { name: 'accounts', description: 'Connect social accounts (platform sign-in, or credentials obtained elsewhere), list them with their health, disconnect them.' },
   { name: 'comments', description: 'Comments under published posts, classified; reply, hide and unhide.' },
+  { name: 'analytics', description: "How posts did: each platform's own numbers per account, over time (JSON and SVG charts)." },
   { name: 'webhooks', description: 'Endpoints of yours that receive signed events (Standard Webhooks), their deliveries, replays.' },
   { name: 'platform webhooks', description: 'What the platforms call (Meta), signed by them: not for API clients.' },
   { name: 'health', description: 'Liveness and readiness probes (no key).' },

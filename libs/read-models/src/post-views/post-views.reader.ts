@@ -12,9 +12,14 @@ interface PostViewRow {
   results: PostListItem['results'];
   error_message: string | null;
   created_at: Date;
+  metrics: PostListItem['metrics'];
 }
 
-const LIST_COLUMNS = 'id, content_preview AS content, platforms, status, scheduled_at, published_at, results, error_message, created_at';
+/** The post's analytics summary from the post_metrics read model (null before its first collection). */
+const METRICS_COLUMN = `(SELECT jsonb_build_object('likes', m.likes, 'comments', m.comments, 'shares', m.shares, 'impressions', m.impressions)
+   FROM post_metrics m WHERE m.id = post_views.id) AS metrics`;
+
+const LIST_COLUMNS = `id, content_preview AS content, platforms, status, scheduled_at, published_at, results, error_message, created_at, ${METRICS_COLUMN}`;
 
 function toListItem(row: PostViewRow): PostListItem {
   return {
@@ -27,6 +32,7 @@ function toListItem(row: PostViewRow): PostListItem {
     results: row.results,
     errorMessage: row.error_message,
     createdAt: row.created_at.toISOString(),
+    metrics: row.metrics ?? null,
   };
 }
 
@@ -56,7 +62,7 @@ export class PostViewsReader {
     const { rows } = await this.pool.query<
       PostViewRow & { accounts: PostDetail['accounts']; media_urls: string[]; alt_text: AltTexts; first_comments: string[]; thread: ThreadPart[]; auto_split: boolean; thread_results: Record<string, ThreadPartResult[]>; first_comment_results: Record<string, FirstCommentResult[]>; overrides: PostOverrides; platform_options: PlatformOptions; version: number }
     >(
-      `SELECT id, content, platforms, status, scheduled_at, published_at, results, error_message, created_at,
+      `SELECT id, content, platforms, status, scheduled_at, published_at, results, error_message, created_at, ${METRICS_COLUMN},
               accounts, media_urls, alt_text, first_comments, thread, auto_split, thread_results, first_comment_results, overrides, platform_options, version
        FROM post_views WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, id],

@@ -1,4 +1,4 @@
-import { accountStreamId, commentStreamId, postStreamId, Subjects } from '@app/contracts';
+import { accountMetricsStreamId, accountStreamId, commentStreamId, postMetricsStreamId, postStreamId, Subjects } from '@app/contracts';
 import { ENVELOPE_SCHEMA, generateEventSchemas, JsonSchema } from './event-schemas';
 
 /** The event unions of the contract, each with the stream its events are appended to (which names their subjects). */
@@ -6,6 +6,8 @@ export const EVENT_FAMILIES = [
   { union: 'PostEvent', streamId: postStreamId('{postId}') },
   { union: 'CommentEvent', streamId: commentStreamId('{commentId}') },
   { union: 'AccountEvent', streamId: accountStreamId('{accountId}') },
+  { union: 'PostMetricsEvent', streamId: postMetricsStreamId('{postId}') },
+  { union: 'AccountMetricsEvent', streamId: accountMetricsStreamId('{accountId}') },
 ] as const;
 
 export const HEADERS_SCHEMA = 'NatsHeaders';
