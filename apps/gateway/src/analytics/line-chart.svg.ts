@@ -23,7 +23,9 @@ export interface LineChart {
 }
 
 const WIDTH = 720;
-const HEIGHT = 360;
+/** The plot's height; each series adds a legend row below the x axis label. */
+const PLOT_HEIGHT = 360;
+const LEGEND_ROW = 18;
 const MARGIN = { top: 48, right: 24, bottom: 64, left: 72 };
 /** Distinguishable for the common colour-vision deficiencies (Okabe–Ito). */
 const COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#D55E00', '#56B4E9', '#F0E442', '#000000'];
@@ -50,6 +52,7 @@ function timeLabel(at: Date): string {
 }
 
 export function renderLineChart(chart: LineChart): string {
+  const HEIGHT = PLOT_HEIGHT + LEGEND_ROW * chart.series.length;
   const plotted = chart.series.map((s) => ({ ...s, points: s.points.filter((p): p is { at: Date; value: number } => p.value !== null) }));
   const all = plotted.flatMap((s) => s.points);
   const titleId = 'chart-title';
@@ -65,11 +68,11 @@ export function renderLineChart(chart: LineChart): string {
   const left = MARGIN.left;
   const right = WIDTH - MARGIN.right;
   const top = MARGIN.top;
-  const bottom = HEIGHT - MARGIN.bottom;
+  const bottom = PLOT_HEIGHT - MARGIN.bottom;
   const axes = [
     `<line x1="${left}" y1="${bottom}" x2="${right}" y2="${bottom}" stroke="#333333"/>`,
     `<line x1="${left}" y1="${top}" x2="${left}" y2="${bottom}" stroke="#333333"/>`,
-    `<text x="${(left + right) / 2}" y="${HEIGHT - 16}" text-anchor="middle">${escapeXml(chart.xLabel)}</text>`,
+    `<text x="${(left + right) / 2}" y="${PLOT_HEIGHT - 20}" text-anchor="middle">${escapeXml(chart.xLabel)}</text>`,
     `<text x="18" y="${(top + bottom) / 2}" text-anchor="middle" transform="rotate(-90 18 ${(top + bottom) / 2})">${escapeXml(chart.yLabel)}</text>`,
   ];
   if (all.length === 0) {
@@ -91,20 +94,22 @@ export function renderLineChart(chart: LineChart): string {
     ticks.push(`<line x1="${left - 4}" y1="${y(v)}" x2="${right}" y2="${y(v)}" stroke="#e0e0e0"/>`, `<text x="${left - 8}" y="${y(v) + 4}" text-anchor="end">${round(v)}</text>`);
   }
   const xTicks = t1 === t0 ? [t0] : Array.from({ length: X_TICKS + 1 }, (_, i) => t0 + (tSpan * i) / X_TICKS);
-  for (const t of xTicks) {
-    ticks.push(`<line x1="${x(t)}" y1="${bottom}" x2="${x(t)}" y2="${bottom + 4}" stroke="#333333"/>`, `<text x="${x(t)}" y="${bottom + 18}" text-anchor="middle">${timeLabel(new Date(t))}</text>`);
-  }
+  xTicks.forEach((t, i) => {
+    // The end labels are anchored inwards so that none is cut at the edge.
+    const anchor = xTicks.length === 1 ? 'middle' : i === 0 ? 'start' : i === xTicks.length - 1 ? 'end' : 'middle';
+    ticks.push(`<line x1="${x(t)}" y1="${bottom}" x2="${x(t)}" y2="${bottom + 4}" stroke="#333333"/>`, `<text x="${x(t)}" y="${bottom + 18}" text-anchor="${anchor}">${timeLabel(new Date(t))}</text>`);
+  });
   const lines = plotted.flatMap((s, i) => {
     const colour = COLOURS[i % COLOURS.length];
     const path = s.points.map((p) => `${x(p.at.getTime())},${y(p.value)}`).join(' ');
-    const legendY = top + 14 * i;
+    const legendY = PLOT_HEIGHT + LEGEND_ROW * i + 4;
     return [
       `<g aria-label="${escapeXml(s.name)}">`,
       `<polyline points="${path}" fill="none" stroke="${colour}" stroke-width="2"/>`,
       ...s.points.map((p) => `<circle cx="${x(p.at.getTime())}" cy="${y(p.value)}" r="2.5" fill="${colour}"/>`),
       '</g>',
-      `<rect x="${right - 150}" y="${legendY - 9}" width="10" height="10" fill="${colour}"/>`,
-      `<text x="${right - 136}" y="${legendY}">${escapeXml(s.name)}</text>`,
+      `<rect x="${left}" y="${legendY - 9}" width="10" height="10" fill="${colour}"/>`,
+      `<text x="${left + 14}" y="${legendY}">${escapeXml(s.name)}</text>`,
     ];
   });
   return [...head, ...ticks, ...axes, ...lines, '</svg>'].join('\n');
