@@ -129,6 +129,13 @@ export class SandboxStore {
   deleted: SandboxItem[] = [];
   /** Who exists on each platform and which tokens were issued to them. */
   readonly auth = new SandboxAuthority();
+  /**
+   * When each item was made on the sandbox's clock (SandboxAuthority.now, which tests advance),
+   * by `${platform}:${id}`: what the metrics endpoints count an item's age from (dialects/metrics-growth.ts).
+   */
+  readonly madeOnClock = new Map<string, number>();
+  /** When the sandbox started, on its clock's scale: what follower counts grow from. */
+  readonly startedAt = Date.now();
   private sequence = 0;
   private clock = 0;
 
@@ -145,6 +152,7 @@ export class SandboxStore {
   add(item: Omit<SandboxItem, 'createdAt' | 'media'> & { createdAt?: string; media?: SandboxUpload[] }): SandboxItem {
     const stored: SandboxItem = { ...item, media: item.media ?? [], createdAt: item.createdAt ?? this.now() };
     this.items.push(stored);
+    this.madeOnClock.set(`${stored.platform}:${stored.id}`, this.auth.now());
     return stored;
   }
 
@@ -260,6 +268,7 @@ export class SandboxStore {
     this.pending.clear();
     this.uploads.clear();
     this.idempotency.clear();
+    this.madeOnClock.clear();
     this.auth.reset();
   }
 }

@@ -6,6 +6,7 @@ import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { inspectUpload } from './uploaded-media';
 import { pageOf, pageSize } from './listing';
 import { commentAuthor } from './comment-author';
+import { followerCount, itemCounts } from './metrics-growth';
 
 const COLLECTION = 'app.bsky.feed.post';
 const BASE32_SORTABLE = '234567abcdefghijklmnopqrstuvwxyz';
@@ -323,6 +324,43 @@ export const blueskyDialect: PlatformDialect = {
         if (query.reverse === 'true') records.reverse();
         const { page, next } = pageOf(records, query.cursor, pageSize(query.limit, { min: 1, max: 100, default: 50 }, refusal), refusal);
         return { body: { records: page.map((item) => ({ uri: item.id, cid: item.extra.cid, value: recordOf(item) })), ...(next ? { cursor: next } : {}) } };
+      },
+    },
+    {
+      // "app.bsky.feed.getPosts" (https://docs.bsky.app/docs/api/app-bsky-feed-get-posts): `uris` (at-uris, at most 25,
+      // the parameter repeated); "hydrated" PostViews with likeCount, repostCount, replyCount, quoteCount; a uri that
+      // names no post is left out of the answer, not an error. Served by the AppView through the PDS.
+      method: 'GET',
+      url: '/xrpc/app.bsky.feed.getPosts',
+      operation: 'metrics',
+      handle: ({ store, query }) => {
+        const asked = query.uris as unknown;
+        const uris = (Array.isArray(asked) ? asked : asked === undefined ? [] : [asked]).map(String);
+        if (uris.length === 0) throw new PlatformRefusal(400, 'InvalidRequest', 'Error: Params must have the property "uris"');
+        if (uris.length > 25) throw new PlatformRefusal(400, 'InvalidRequest', 'Error: uris must not have more than 25 elements');
+        const posts = uris.flatMap((uri) => {
+          const item = store.find('bluesky', uri);
+          if (!item) return [];
+          const author = commentAuthor(store, item, repoDid);
+          const counts = itemCounts(store, item);
+          return [{ uri: item.id, cid: item.extra.cid, author: { did: author.id, handle: author.handle, displayName: author.displayName }, record: recordOf(item), indexedAt: item.createdAt, likeCount: counts.likes, repostCount: counts.shares, replyCount: counts.comments, quoteCount: counts.quotes }];
+        });
+        return { body: { posts } };
+      },
+    },
+    {
+      // "app.bsky.actor.getProfile" (https://docs.bsky.app/docs/api/app-bsky-actor-get-profile): `actor` (DID or handle);
+      // a ProfileViewDetailed with followersCount, followsCount, postsCount; 400 "Profile not found" for an unknown actor.
+      method: 'GET',
+      url: '/xrpc/app.bsky.actor.getProfile',
+      operation: 'metrics',
+      handle: ({ store, query }) => {
+        const actor = required(query.actor, 'actor', 'InvalidRequest');
+        const profile = [...store.auth.identities.values()].find((identity) => identity.platform === 'bluesky' && (identity.platformAccountId === actor || identity.handle === actor));
+        if (!profile) throw new PlatformRefusal(400, 'InvalidRequest', 'Profile not found');
+        return {
+          body: { did: profile.platformAccountId, handle: profile.handle, displayName: profile.displayName, followersCount: followerCount(store, profile), followsCount: 42, postsCount: store.postsOf('bluesky', profile.key).length },
+        };
       },
     },
     {

@@ -1,7 +1,8 @@
 import { existing, field, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteAnswer, RouteContext } from '../dialect';
 import { isSandboxFilePart } from '../multipart';
 import { namedToFailProcessing, SandboxItem, SandboxStore, SandboxUpload } from '../store';
-import { businessUseCaseLimited, graphCommentModerationRoutes, graphError, graphId, graphPermissionRefusal, graphUnauthorized, pullableMedia, requireActingFor, stringParam } from './meta-graph';
+import { businessUseCaseLimited, graphCommentModerationRoutes, graphError, graphId, graphPermissionRefusal, graphUnauthorized, mediaInsightsRoute, pullableMedia, requireActingFor, stringParam } from './meta-graph';
+import { followerCount, itemCounts } from './metrics-growth';
 import { GIB, inspectUpload, MIB } from './uploaded-media';
 import { createdSince, graphTime, pageOf, pageSize } from './listing';
 import { commentAuthor } from './comment-author';
@@ -271,6 +272,27 @@ export const facebookDialect: PlatformDialect = {
   rateLimited: businessUseCaseLimited('80001', 'pages', 'There have been too many calls to this Page account. Wait a bit and try again.'),
   createComment,
   routes: [
+    // Page post insights (https://developers.facebook.com/docs/graph-api/reference/insights#page-posts): post_impressions,
+    // post_total_media_view_unique (post_impressions_unique's replacement), post_clicks, post_reactions_like_total, post_video_views.
+    mediaInsightsRoute('facebook', '/{version}/{page-post-id}/insights', '200', (store, item) => {
+      const counts = itemCounts(store, item);
+      return { post_impressions: counts.impressions, post_total_media_view_unique: counts.reach, post_clicks: counts.clicks, post_reactions_like_total: counts.likes, post_video_views: item.media.some((upload) => upload.contentType.startsWith('video/')) ? counts.views : 0 };
+    }),
+    {
+      // "Page" (https://developers.facebook.com/docs/graph-api/reference/page#Reading): fields followers_count, fan_count, name;
+      // read with the Page's token (pages_read_engagement). Another node is #100 "does not exist".
+      method: 'GET',
+      url: '/:version/:node',
+      operation: ({ query }) => ((query.fields ?? '').split(',').includes('followers_count') ? 'metrics' : 'lookup'),
+      handle: ({ store, params, query, identity }) => {
+        const page = store.auth.byPlatformId('facebook', params.node);
+        if (!page) throw new PlatformRefusal(400, '100', `(#100) Object with ID '${params.node}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`);
+        requireActingFor(identity, (acting) => acting.key === page.key || acting.key === page.ownerKey, '200', '(#200) The user does not have permission to read this Page');
+        const all: Record<string, unknown> = { name: page.displayName, followers_count: followerCount(store, page), fan_count: followerCount(store, page) };
+        const fields = (query.fields ?? 'name').split(',').filter((name) => name in all);
+        return { body: { id: page.platformAccountId, ...Object.fromEntries(fields.map((name) => [name, all[name]])) } };
+      },
+    },
     {
       method: 'POST',
       url: '/:version/:node/feed',

@@ -9,6 +9,7 @@ import {
   carouselChildren,
   containerMedia,
   containerOrItemRoute,
+  mediaInsightsRoute,
   createContainer,
   graphCommentModerationRoutes,
   graphError,
@@ -24,6 +25,7 @@ import {
 } from './meta-graph';
 import { MIB } from './uploaded-media';
 import { commentAuthor } from './comment-author';
+import { followerCount, itemCounts } from './metrics-growth';
 
 /** Instagram keeps replies one level deep: a reply to a reply joins the top-level comment. */
 function createComment(store: SandboxStore, { account, parent, text, author }: NewComment): SandboxItem {
@@ -239,7 +241,22 @@ export const instagramDialect: PlatformDialect = {
       },
     },
     // IG Container: status_code, and status telling why when it is ERROR.
-    containerOrItemRoute('instagram', (status, error) => ({ status_code: status, ...(error ? { status: error } : {}) }), permalink, { container: '/{version}/{ig-container-id}', item: '/{version}/{ig-media-id}' }),
+    // The IG User itself: followers_count, follows_count, media_count ("IG User", https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user).
+    containerOrItemRoute(
+      'instagram',
+      (status, error) => ({ status_code: status, ...(error ? { status: error } : {}) }),
+      permalink,
+      { container: '/{version}/{ig-container-id}', item: '/{version}/{ig-media-id}', user: '/{version}/{ig-user-id}' },
+      (store, user, fields) => {
+        const all: Record<string, unknown> = { username: user.handle, name: user.displayName, followers_count: followerCount(store, user), follows_count: 42, media_count: store.postsOf('instagram', user.key).length };
+        return Object.fromEntries(fields.filter((name) => name in all).map((name) => [name, all[name]]));
+      },
+    ),
+    // IG Media insights: views, reach, likes, comments, shares, saved, total_interactions (impressions, plays and video_views are deprecated).
+    mediaInsightsRoute('instagram', '/{version}/{ig-media-id}/insights', '10', (store, item) => {
+      const counts = itemCounts(store, item);
+      return { views: counts.impressions, reach: counts.reach, likes: counts.likes, comments: counts.comments, shares: counts.shares, saved: counts.saves, total_interactions: counts.likes + counts.comments + counts.shares + counts.saves };
+    }),
     {
       method: 'GET',
       url: '/:version/:node/media',

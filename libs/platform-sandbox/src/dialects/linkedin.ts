@@ -3,6 +3,7 @@ import type { SandboxIdentity } from '../auth/authority';
 import { field, grantsScope, NewComment, PlatformDialect, PlatformRefusal, required, rootPostId, RouteContext } from '../dialect';
 import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { inspectUpload, MIB } from './uploaded-media';
+import { followerCount, itemCounts } from './metrics-growth';
 
 const DEFAULT_CODES: Record<number, string> = { 400: 'ILLEGAL_ARGUMENT', 401: 'REVOKED_ACCESS_TOKEN', 403: 'ACCESS_DENIED', 404: 'NOT_FOUND', 422: 'UNPROCESSABLE_ENTITY', 500: 'INTERNAL_SERVER_ERROR', 503: 'SERVICE_UNAVAILABLE' };
 
@@ -389,6 +390,80 @@ export const linkedinDialect: PlatformDialect = {
         if (!grantsScope(ctx, scope) || comment.author !== actor) throw new PlatformRefusal(403, 'ACCESS_DENIED', `Not enough permissions to access: partnerApiSocialActions.DELETE as ${actor}`);
         store.remove(comment);
         return { status: 204 };
+      },
+    },
+    {
+      // "Organization Share Statistics" (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/organizations/share-statistics):
+      // q=organizationalEntity, organizationalEntity (the organization's URN), shares=List(...) or ugcPosts=List(...) for
+      // given posts; rw_organization_admin, as an ADMINISTRATOR of the organization; lifetime totals without timeIntervals,
+      // each element's totalShareStatistics: impressionCount, uniqueImpressionsCount, clickCount, likeCount, commentCount,
+      // shareCount, engagement.
+      method: 'GET',
+      url: '/rest/organizationalEntityShareStatistics',
+      operation: 'metrics',
+      handle: (ctx) => {
+        requireVersionHeaders(ctx);
+        const { store, query } = ctx;
+        if (query.q !== 'organizationalEntity') throw new PlatformRefusal(400, 'ILLEGAL_ARGUMENT', 'q must be organizationalEntity');
+        const organization = required(query.organizationalEntity, 'organizationalEntity');
+        requireActsAs(ctx, organization, 'organizationalEntityShareStatistics.FINDER-organizationalEntity');
+        const listed = (name: string) => /^List\((.*)\)$/.exec(query[name] ?? '')?.[1]?.split(',').filter(Boolean) ?? [];
+        const elements = [...listed('shares').map((urn) => ['share', urn]), ...listed('ugcPosts').map((urn) => ['ugcPost', urn])].flatMap(([kind, urn]) => {
+          const post = store.find('linkedin', urn);
+          if (!post || post.owner !== organization) return [];
+          const counts = itemCounts(store, post);
+          const engagement = counts.impressions === 0 ? 0 : (counts.likes + counts.comments + counts.shares + counts.clicks) / counts.impressions;
+          return [{ organizationalEntity: organization, [kind]: urn, totalShareStatistics: { impressionCount: counts.impressions, uniqueImpressionsCount: counts.reach, clickCount: counts.clicks, likeCount: counts.likes, commentCount: counts.comments, shareCount: counts.shares, engagement } }];
+        });
+        return { body: { elements, paging: { start: 0, count: elements.length, links: [] } } };
+      },
+    },
+    {
+      // "Retrieve Organization Follower Count" (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/organizations/organization-lookup-api#retrieve-organization-follower-count):
+      // GET /rest/networkSizes/{organization URN}?edgeType=COMPANY_FOLLOWED_BY_COMPANY answers {firstDegreeSize}.
+      method: 'GET',
+      url: '/rest/networkSizes/:urn',
+      operation: 'metrics',
+      handle: (ctx) => {
+        requireVersionHeaders(ctx);
+        if (ctx.query.edgeType !== 'COMPANY_FOLLOWED_BY_COMPANY') throw new PlatformRefusal(400, 'ILLEGAL_ARGUMENT', 'edgeType must be COMPANY_FOLLOWED_BY_COMPANY');
+        const organization = [...ctx.store.auth.identities.values()].find((identity) => identity.platform === 'linkedin' && linkedInUrn(identity) === ctx.params.urn);
+        if (!organization) throw new PlatformRefusal(404, 'NOT_FOUND', `Not Found: ${ctx.params.urn}`);
+        return { body: { firstDegreeSize: followerCount(ctx.store, organization) } };
+      },
+    },
+    {
+      // "Member Post Statistics" (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/members/post-statistics):
+      // r_member_postAnalytics; q=entity, entity=(share:{urn}) or (ugc:{urn}), queryType (IMPRESSION, MEMBERS_REACHED,
+      // RESHARE, REACTION, COMMENT), aggregation=TOTAL: one metric per call, its `count` in the element.
+      method: 'GET',
+      url: '/rest/memberCreatorPostAnalytics',
+      operation: 'metrics',
+      handle: (ctx) => {
+        requireVersionHeaders(ctx);
+        const { store, query, identity } = ctx;
+        if (query.q !== 'entity') throw new PlatformRefusal(400, 'ILLEGAL_ARGUMENT', 'q must be entity (or me)');
+        const urn = /^\((?:share|ugc):(.+)\)$/.exec(required(query.entity, 'entity'))?.[1];
+        const post = urn ? store.find('linkedin', urn) : undefined;
+        if (!post) throw new PlatformRefusal(404, 'NOT_FOUND', `Not Found: ${query.entity}`);
+        if (post.owner !== linkedInUrn(identity!)) throw new PlatformRefusal(403, 'ACCESS_DENIED', 'Not enough permissions to access: memberCreatorPostAnalytics.FINDER-entity');
+        const counts = itemCounts(store, post);
+        const byType: Record<string, number> = { IMPRESSION: counts.impressions, MEMBERS_REACHED: counts.reach, RESHARE: counts.shares, REACTION: counts.likes, COMMENT: counts.comments };
+        const queryType = required(query.queryType, 'queryType');
+        if (!(queryType in byType)) throw new PlatformRefusal(400, 'ILLEGAL_ARGUMENT', `queryType must be one of ${Object.keys(byType).join(', ')}`);
+        return { body: { elements: [{ count: byType[queryType], metricType: queryType }], paging: { start: 0, count: 1, links: [] } } };
+      },
+    },
+    {
+      // "Member Follower Statistics" (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/members/follower-statistics):
+      // r_member_profileAnalytics; q=me answers the member's lifetime follower count, {elements: [{memberFollowersCount}]}.
+      method: 'GET',
+      url: '/rest/memberFollowersCount',
+      operation: 'metrics',
+      handle: (ctx) => {
+        requireVersionHeaders(ctx);
+        if (ctx.query.q !== 'me') throw new PlatformRefusal(400, 'ILLEGAL_ARGUMENT', 'q must be me');
+        return { body: { elements: [{ memberFollowersCount: followerCount(ctx.store, ctx.identity!) }], paging: { start: 0, count: 1, links: [] } } };
       },
     },
     {

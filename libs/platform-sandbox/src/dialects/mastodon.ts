@@ -5,6 +5,7 @@ import { namedToFailProcessing, SandboxItem, SandboxStore, SandboxUpload } from 
 import { inspectUpload, MIB } from './uploaded-media';
 import { ModerationRefusals, ownComment } from './moderation';
 import { commentAuthor } from './comment-author';
+import { followerCount, itemCounts } from './metrics-growth';
 
 const INSTANCE = 'https://mastodon.sandbox';
 
@@ -137,6 +138,7 @@ const MASTODON_MODERATION_REFUSALS: ModerationRefusals = {
  */
 function statusJson(store: SandboxStore, item: SandboxItem) {
   const author = commentAuthor(store, item, (name) => `acct-${name}`);
+  const counts = itemCounts(store, item);
   return {
     id: item.id,
     created_at: item.createdAt,
@@ -147,6 +149,10 @@ function statusJson(store: SandboxStore, item: SandboxItem) {
     url: `${INSTANCE}/@${author.handle}/${item.id}`,
     account: { id: author.id, username: author.handle, acct: author.handle, display_name: author.displayName },
     media_attachments: item.media.map(attachmentJson),
+    // Every Status carries its counts (https://docs.joinmastodon.org/entities/Status/#replies_count).
+    replies_count: counts.comments,
+    reblogs_count: counts.shares,
+    favourites_count: counts.likes,
   };
 }
 
@@ -221,6 +227,18 @@ export const mastodonDialect: PlatformDialect = {
       },
     },
     {
+      // "View a single status" (https://docs.joinmastodon.org/methods/statuses/#get): read:statuses; a Status with
+      // replies_count, reblogs_count, favourites_count; 404 "Record not found" for an unknown id.
+      method: 'GET',
+      url: '/api/v1/statuses/:id',
+      operation: 'metrics',
+      handle: ({ store, params }) => {
+        const status = store.find('mastodon', params.id);
+        if (!status) throw new PlatformRefusal(404, undefined, 'Record not found');
+        return { body: statusJson(store, status) };
+      },
+    },
+    {
       method: 'GET',
       url: '/api/v1/statuses/:id/context',
       operation: 'list_comments',
@@ -234,9 +252,11 @@ export const mastodonDialect: PlatformDialect = {
       url: '/api/v1/accounts/verify_credentials',
       operation: 'lookup',
       // A CredentialAccount (https://docs.joinmastodon.org/entities/Account/#CredentialAccount): acct is the username for a local account.
-      handle: ({ identity }) => {
+      handle: ({ identity, store }) => {
         const { platformAccountId, handle, displayName } = identity!;
-        return { body: { id: platformAccountId, username: handle, acct: handle, display_name: displayName, url: `${INSTANCE}/@${handle}` } };
+        // followers_count, following_count, statuses_count: every Account has them (https://docs.joinmastodon.org/entities/Account/#followers_count).
+        const counts = { followers_count: followerCount(store, identity!), following_count: 42, statuses_count: store.postsOf('mastodon', identity!.key).length };
+        return { body: { id: platformAccountId, username: handle, acct: handle, display_name: displayName, url: `${INSTANCE}/@${handle}`, ...counts } };
       },
     },
     {

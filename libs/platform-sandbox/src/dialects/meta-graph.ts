@@ -252,14 +252,25 @@ export function containerOrItemRoute(
   platform: Platform,
   statusFields: (status: ContainerStatus, error: string | null) => Record<string, unknown>,
   permalinkOf: (item: SandboxItem) => string,
-  documented: { container: string; item: string },
+  documented: { container: string; item: string; user?: string },
+  userFields?: (store: SandboxStore, user: SandboxIdentity, fields: string[]) => Record<string, unknown>,
 ): PlatformRoute {
+  // The node is the platform's account itself (GET /{ig-user-id}?fields=followers_count) when a user route is documented.
+  const userOf = (store: SandboxStore, node: string) => (documented.user && userFields ? store.auth.byPlatformId(platform, node) : undefined);
   return {
     method: 'GET',
     url: '/:version/:node',
-    operation: 'lookup',
-    documents: { paths: [documented.container, documented.item], of: ({ store, params }) => (store.pending.has(params.node) ? documented.container : documented.item) },
-    handle: ({ store, params }) => {
+    operation: ({ store, params }) => (userOf(store, params.node) ? 'metrics' : 'lookup'),
+    documents: {
+      paths: [documented.container, documented.item, ...(documented.user ? [documented.user] : [])],
+      of: ({ store, params }) => (store.pending.has(params.node) ? documented.container : userOf(store, params.node) ? documented.user! : documented.item),
+    },
+    handle: ({ store, params, query, identity }) => {
+      const user = userOf(store, params.node);
+      if (user && userFields) {
+        requireActingFor(identity, (acting) => acting.key === user.key || acting.key === user.ownerKey, '10', '(#10) The user does not have permission to read this account');
+        return { body: { id: user.platformAccountId, ...userFields(store, user, (query.fields ?? '').split(',').filter(Boolean)) } };
+      }
       const container = store.pending.get(params.node);
       if (container) {
         const { status, error } = containerStatus(store, platform, params.node, container);
@@ -371,4 +382,40 @@ export function graphCommentModerationRoutes(platform: 'facebook' | 'instagram',
       },
     },
   ];
+}
+
+/**
+ * GET /{media-id}/insights?metric=a,b: Graph's insights answer (Page post insights,
+ * https://developers.facebook.com/docs/graph-api/reference/insights; IG Media insights,
+ * https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/insights;
+ * Threads media insights, https://developers.facebook.com/docs/threads/insights): `data`, one
+ * entry per metric asked, {name, period: "lifetime", values: [{value}], title, description, id}.
+ * A metric the platform does not offer is #100 naming the ones it does; an item of another
+ * account is the permission error (#10 / #200). `offered` maps each metric name to its value.
+ */
+export function mediaInsightsRoute(
+  platform: Platform,
+  documented: string,
+  permissionCode: '10' | '200',
+  offered: (store: SandboxStore, item: SandboxItem) => Record<string, number>,
+): PlatformRoute {
+  return {
+    method: 'GET',
+    url: '/:version/:node/insights',
+    operation: 'metrics',
+    documents: { paths: [documented], of: () => documented },
+    handle: ({ store, params, query, account }) => {
+      const item = existing(store, platform, params.node, '100');
+      if (item.account !== account) throw new PlatformRefusal(403, permissionCode, `(#${permissionCode}) The user does not have permission to read the insights of this object`);
+      const values = offered(store, item);
+      const asked = required(query.metric, 'metric', '100').split(',');
+      const unknown = asked.find((name) => !(name in values));
+      if (unknown) throw new PlatformRefusal(400, '100', `(#100) metric[${asked.indexOf(unknown)}] must be one of the following values: ${Object.keys(values).join(', ')}`);
+      return {
+        body: {
+          data: asked.map((name) => ({ name, period: 'lifetime', values: [{ value: values[name] }], title: name, description: name, id: `${item.id}/insights/${name}/lifetime` })),
+        },
+      };
+    },
+  };
 }

@@ -6,6 +6,7 @@ import type { RouteAnswer } from '../dialect';
 import { namedToFailProcessing, SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { pageOf, pageSize } from './listing';
 import { GIB, inspectUpload, MIB } from './uploaded-media';
+import { itemCounts } from './metrics-growth';
 
 const DEFAULT_CODES: Record<number, number> = { 400: 1, 401: 2, 403: 3, 404: 4, 429: 8, 500: 1, 503: 1 };
 
@@ -121,6 +122,29 @@ export const pinterestDialect: PlatformDialect = {
         });
         for (const upload of media.uploads) upload.attachedTo = item.id;
         return { status: 201, body: { id: item.id, board_id: boardId, title: item.extra.title, description: item.text, alt_text: altText ?? null, created_at: item.createdAt.replace(/\.\d+Z$/, ''), media: pinMedia(item) } };
+      },
+    },
+    {
+      // "Get Pin analytics" (https://developers.pinterest.com/docs/api/v5/pins-analytics): start_date and end_date
+      // (YYYY-MM-DD, at most 90 days back, end not after today), metric_types (IMPRESSION, SAVE, PIN_CLICK,
+      // OUTBOUND_CLICK, VIDEO_MRC_VIEW...); answers per app type ("all") daily_metrics, summary_metrics and
+      // lifetime_metrics. A pin of another user is 403 code 29 "You are not permitted to access that resource".
+      method: 'GET',
+      url: '/v5/pins/:pinId/analytics',
+      operation: 'metrics',
+      handle: ({ store, account, params, query }) => {
+        const day = /^\d{4}-\d{2}-\d{2}$/;
+        const start = required(query.start_date, 'start_date', '1');
+        const end = required(query.end_date, 'end_date', '1');
+        if (!day.test(start) || !day.test(end) || start > end) throw invalid('start_date and end_date must be dates (YYYY-MM-DD), start not after end');
+        const types = required(query.metric_types, 'metric_types', '1').split(',');
+        const pin = store.find('pinterest', params.pinId);
+        if (!pin) throw new PlatformRefusal(404, '50', 'Pin not found.');
+        if (pin.account !== account) throw new PlatformRefusal(403, '29', 'You are not permitted to access that resource.');
+        const counts = itemCounts(store, pin);
+        const all: Record<string, number> = { IMPRESSION: counts.impressions, SAVE: counts.saves, PIN_CLICK: counts.clicks, OUTBOUND_CLICK: Math.floor(counts.clicks / 2), VIDEO_MRC_VIEW: pin.media.some((upload) => upload.contentType.startsWith('video/')) ? counts.views : 0 };
+        const metrics = Object.fromEntries(types.filter((type) => type in all).map((type) => [type, all[type]]));
+        return { body: { all: { daily_metrics: [], summary_metrics: metrics, lifetime_metrics: metrics } } };
       },
     },
     {

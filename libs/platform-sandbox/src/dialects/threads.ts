@@ -7,6 +7,7 @@ import {
   carouselChildren,
   containerMedia,
   containerOrItemRoute,
+  mediaInsightsRoute,
   createContainer,
   graphBooleanParam,
   graphError,
@@ -24,6 +25,7 @@ import {
 } from './meta-graph';
 import { GIB, MIB } from './uploaded-media';
 import { commentOnOwnPost, ownComment } from './moderation';
+import { followerCount, itemCounts } from './metrics-growth';
 
 function ownerOf(node: string, account: string): string {
   return node === 'me' ? account : node;
@@ -171,6 +173,32 @@ export const threadsDialect: PlatformDialect = {
       },
     },
     // A container's publishing status and, on ERROR, error_message ("Threads API Troubleshooting").
+    // Threads media insights: views, likes, replies, reposts, quotes, shares.
+    mediaInsightsRoute('threads', '/{version}/{threads-media-id}/insights', '10', (store, item) => {
+      const counts = itemCounts(store, item);
+      return { views: counts.impressions, likes: counts.likes, replies: counts.comments, reposts: counts.shares, quotes: counts.quotes, shares: Math.floor(counts.shares / 2) };
+    }),
+    {
+      // User insights (https://developers.facebook.com/docs/threads/insights#user-insights): threads_basic and
+      // threads_manage_insights; followers_count is a total ({total_value: {value}}), not a daily series.
+      method: 'GET',
+      url: '/:version/:node/threads_insights',
+      operation: 'metrics',
+      handle: ({ store, params, query, identity }) => {
+        const user = params.node === 'me' ? identity! : store.auth.byPlatformId('threads', params.node);
+        if (!user || user.key !== identity!.key) throw new PlatformRefusal(403, '10', '(#10) The user does not have permission to read these insights');
+        const offered = ['views', 'likes', 'replies', 'reposts', 'quotes', 'clicks', 'followers_count', 'follower_demographics'];
+        const asked = required(query.metric, 'metric', '100').split(',');
+        const unknown = asked.find((name) => !offered.includes(name));
+        if (unknown) throw new PlatformRefusal(400, '100', `(#100) metric[${asked.indexOf(unknown)}] must be one of the following values: ${offered.join(', ')}`);
+        const data = asked.map((name) =>
+          name === 'followers_count'
+            ? { name, period: 'day', title: 'followers_count', description: 'followers_count', total_value: { value: followerCount(store, user) }, id: `${user.platformAccountId}/insights/${name}/day` }
+            : { name, period: 'day', title: name, description: name, values: [], id: `${user.platformAccountId}/insights/${name}/day` },
+        );
+        return { body: { data } };
+      },
+    },
     containerOrItemRoute('threads', (status, error) => ({ status, ...(error ? { error_message: error } : {}) }), permalink, { container: '/{version}/{threads-container-id}', item: '/{version}/{threads-media-id}' }),
     {
       method: 'GET',

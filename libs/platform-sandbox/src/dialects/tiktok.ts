@@ -3,6 +3,7 @@ import { field, PlatformDialect, PlatformRefusal, required } from '../dialect';
 import type { RouteContext } from '../dialect';
 import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { contentRange, GIB, inspectUpload, MIB } from './uploaded-media';
+import { itemCounts } from './metrics-growth';
 
 const DEFAULT_CODES: Record<number, string> = { 400: 'invalid_params', 401: 'access_token_invalid', 403: 'scope_not_authorized', 404: 'invalid_params', 429: 'rate_limit_exceeded', 500: 'internal_error', 503: 'internal_error' };
 
@@ -283,6 +284,35 @@ export const tiktokDialect: PlatformDialect = {
         const last = page[page.length - 1];
         // The cursor is a UTC time in milliseconds: the next page holds the videos created before it.
         return { body: answer({ videos: shown, cursor: last ? Date.parse(last.createdAt) : 0, has_more: videos.length > page.length }) };
+      },
+    },
+    {
+      // Display API, "Query Videos" (https://developers.tiktok.com/doc/tiktok-api-v2-video-query): video.list; `fields`
+      // in the query (the Video Object's, https://developers.tiktok.com/doc/tiktok-api-v2-video-object: like_count,
+      // comment_count, share_count, view_count...), {filters: {video_ids}} (at most 20) in the body; only the
+      // requesting user's public videos are answered, other ids are left out.
+      method: 'POST',
+      url: '/v2/video/query/',
+      operation: 'metrics',
+      handle: ({ store, account, body, query }) => {
+        const fields = new Set((query.fields ?? '').split(',').filter(Boolean));
+        if (fields.size === 0) throw invalid('fields is required');
+        const ids = field(field(body, 'filters'), 'video_ids');
+        if (!Array.isArray(ids) || ids.length === 0 || ids.length > 20) throw invalid('filters.video_ids must list 1 to 20 video ids');
+        const all: Record<string, (item: SandboxItem) => unknown> = {
+          id: (item) => item.id,
+          create_time: (item) => Math.floor(Date.parse(item.createdAt) / 1000),
+          title: (item) => item.extra.title ?? '',
+          view_count: (item) => itemCounts(store, item).views,
+          like_count: (item) => itemCounts(store, item).likes,
+          comment_count: (item) => itemCounts(store, item).comments,
+          share_count: (item) => itemCounts(store, item).shares,
+        };
+        const videos = store
+          .postsOf('tiktok', account)
+          .filter((item) => ids.includes(item.id) && postStatus(store, item).status === 'PUBLISH_COMPLETE')
+          .map((item) => Object.fromEntries([...fields].filter((name) => all[name]).map((name) => [name, all[name](item)])));
+        return { body: answer({ videos, cursor: 0, has_more: false }) };
       },
     },
     {

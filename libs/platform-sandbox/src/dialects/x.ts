@@ -6,6 +6,7 @@ import { GIB, inspectUpload, MIB } from './uploaded-media';
 import { createdSince, pageOf, pageSize } from './listing';
 import { commentAuthor } from './comment-author';
 import { commentOnOwnPost, ModerationRefusals, ownComment } from './moderation';
+import { itemCounts } from './metrics-growth';
 
 const TITLES: Record<number, string> = { 400: 'Invalid Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' };
 
@@ -295,6 +296,25 @@ export const xDialect: PlatformDialect = {
         const reply = commentOnOwnPost(ctx, 'x', ctx.params.id, X_MODERATION_REFUSALS);
         ctx.store.setHidden(reply, hidden);
         return { body: { data: { hidden } } };
+      },
+    },
+    {
+      // "Get Post by ID" (https://docs.x.com/x-api/posts/get-post-by-id): tweet.read, users.read;
+      // `tweet.fields=public_metrics` adds retweet_count, reply_count, like_count, quote_count,
+      // bookmark_count and impression_count ("Metrics", https://docs.x.com/x-api/fundamentals/metrics).
+      // An unknown id answers 200 with `errors` (Resource Not Found), as X does.
+      method: 'GET',
+      url: '/2/tweets/:id',
+      operation: 'metrics',
+      handle: ({ store, params, query }) => {
+        const item = store.find('x', params.id);
+        if (!item) {
+          return { body: { errors: [{ value: params.id, detail: `Could not find tweet with id: [${params.id}].`, title: 'Not Found Error', resource_type: 'tweet', parameter: 'id', resource_id: params.id, type: 'https://api.twitter.com/2/problems/resource-not-found' }] } };
+        }
+        const fields = (query['tweet.fields'] ?? '').split(',');
+        const counts = itemCounts(store, item);
+        const public_metrics = { retweet_count: counts.shares, reply_count: counts.comments, like_count: counts.likes, quote_count: counts.quotes, bookmark_count: counts.saves, impression_count: counts.impressions };
+        return { body: { data: { id: item.id, text: item.text, edit_history_tweet_ids: [item.id], ...(fields.includes('public_metrics') ? { public_metrics } : {}) } } };
       },
     },
     {

@@ -4,6 +4,7 @@ import type { RouteAnswer } from '../dialect';
 import type { SandboxItem, SandboxStore, SandboxUpload } from '../store';
 import { contentRange, GIB, inspectUpload } from './uploaded-media';
 import { pageOf, pageSize } from './listing';
+import { itemCounts } from './metrics-growth';
 import { commentOnOwnPost, ModerationRefusals, ownComment } from './moderation';
 import { commentAuthor } from './comment-author';
 
@@ -285,6 +286,26 @@ export const youtubeDialect: PlatformDialect = {
       handle: ({ store, account, body }) => {
         const snippet = field(body, 'snippet');
         return { body: commentJson(store, insertComment(store, account, snippet, 'parentId', 'parentCommentNotFound', snippet)) };
+      },
+    },
+    {
+      // "Videos: list" (https://developers.google.com/youtube/v3/docs/videos/list): part (statistics: viewCount,
+      // likeCount, favoriteCount, commentCount as strings, https://developers.google.com/youtube/v3/docs/videos#statistics),
+      // id (comma-separated); an id that names no video is left out of `items`.
+      method: 'GET',
+      url: '/youtube/v3/videos',
+      operation: 'metrics',
+      handle: ({ store, query }) => {
+        const parts = required(query.part, 'part', 'required').split(',');
+        const ids = required(query.id, 'id', 'required').split(',');
+        const items = ids.flatMap((id) => {
+          const video = store.find('youtube', id);
+          if (!video || video.kind !== 'post') return [];
+          const counts = itemCounts(store, video);
+          const statistics = { viewCount: String(counts.views), likeCount: String(counts.likes), favoriteCount: '0', commentCount: String(counts.comments) };
+          return [{ kind: 'youtube#video', id: video.id, ...(parts.includes('statistics') ? { statistics } : {}) }];
+        });
+        return { body: { kind: 'youtube#videoListResponse', pageInfo: { totalResults: items.length, resultsPerPage: items.length }, items } };
       },
     },
     {

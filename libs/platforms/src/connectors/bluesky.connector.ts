@@ -1,4 +1,6 @@
 import type { MediaFile, MediaRef } from '@app/media';
+import type { AccountMetricsReading, ItemMetricsReading } from '@app/contracts';
+import { countOf, itemMetrics, metricsItemNotFound, rawObject } from './metrics-reading';
 import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
 import { PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
@@ -189,6 +191,30 @@ export class BlueskyConnector implements PlatformConnector {
    * a reply is a post record in its author's repo, named by its at:// uri; a PDS deletes only from the
    * session's own repo. Answers 200 (with the commit, none when the record was already gone).
    */
+  /**
+   * "app.bsky.feed.getPosts" (https://docs.bsky.app/docs/api/app-bsky-feed-get-posts): the PostView's likeCount,
+   * repostCount (shares), replyCount, quoteCount (kept raw). Bluesky counts no impressions, reach, saves, clicks or
+   * views: null. An app password's session has no scopes, so there is no scope refusal to map.
+   */
+  async fetchItemMetrics(account: ConnectorAccount, platformPostId: string): Promise<ItemMetricsReading> {
+    const query = new URLSearchParams({ uris: platformPostId });
+    const response = await this.http.send({ method: 'GET', url: `${this.xrpc(account)}/app.bsky.feed.getPosts?${query}`, headers: bearer(account) });
+    const post = arrayAt(response.body, 'posts').find((candidate) => stringAt(candidate, 'uri') === platformPostId);
+    if (post === undefined) throw metricsItemNotFound(platformPostId);
+    const view = rawObject(post, 'post view');
+    const raw = { likeCount: view.likeCount, repostCount: view.repostCount, replyCount: view.replyCount, quoteCount: view.quoteCount };
+    return { metrics: itemMetrics({ likes: raw.likeCount, shares: raw.repostCount, comments: raw.replyCount }), raw };
+  }
+
+  /** "app.bsky.actor.getProfile" (https://docs.bsky.app/docs/api/app-bsky-actor-get-profile) of the account's DID: followersCount. */
+  async fetchAccountMetrics(account: ConnectorAccount): Promise<AccountMetricsReading> {
+    const query = new URLSearchParams({ actor: account.identity.platformAccountId });
+    const response = await this.http.send({ method: 'GET', url: `${this.xrpc(account)}/app.bsky.actor.getProfile?${query}`, headers: bearer(account) });
+    const profile = rawObject(response.body, 'profile');
+    const raw = { followersCount: profile.followersCount, followsCount: profile.followsCount, postsCount: profile.postsCount };
+    return { followers: countOf(raw.followersCount), raw };
+  }
+
   async deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void> {
     const parts = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(comment.platformCommentId);
     if (!parts) throw new PlatformCallFailed({ code: 'invalid_comment_id', message: `${comment.platformCommentId} is not an at:// record uri`, retryable: false });

@@ -1,4 +1,6 @@
 import type { MediaFetcher, MediaFile, MediaRef } from '@app/media';
+import type { AccountMetricsReading, ItemMetricsReading } from '@app/contracts';
+import { countOf, itemMetrics, readingMetrics } from './metrics-reading';
 import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
 import { GIB, MIB, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
@@ -8,7 +10,7 @@ import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer 
 import { arrayAt, at, bearer, ConnectorContext, stringAt } from './connector-context';
 import { findInWindow, platformTimeMs, PublishedCandidate, windowStartMs } from './published-lookup';
 import { uploadAll, uploadFileName } from './media-upload';
-import { GRAPH_API_VERSION, graphDeleted, graphHttp, graphSucceeded } from './meta-graph';
+import { GRAPH_API_VERSION, graphDeleted, graphHttp, graphInsightValues, graphSucceeded } from './meta-graph';
 import { MetaPlacement, metaPlacementShape } from '../options/meta-placement';
 import { FacebookOptions, optionsOf } from '../options/platform-options';
 import { limitRefusal, PublishLimits } from '../content/publish-limit-rules';
@@ -167,6 +169,35 @@ export class FacebookConnector implements PlatformConnector {
   }
 
   /** `DELETE /{comment-id}` (Comment reference, "Deleting"): answers {"success": true}. */
+  /**
+   * Page post insights (https://developers.facebook.com/docs/graph-api/reference/insights#page-posts; read_insights
+   * with the Page token): post_impressions, post_total_media_view_unique (reach; post_impressions_unique's
+   * replacement, https://developers.facebook.com/docs/platforminsights/page/deprecated-metrics), post_clicks,
+   * post_reactions_like_total. Comments and shares are the post's own fields, not insights: not read here (null),
+   * nor saves or video views (post_video_views is for video posts only).
+   */
+  async fetchItemMetrics(account: ConnectorAccount, platformPostId: string): Promise<ItemMetricsReading> {
+    const metric = 'post_impressions,post_total_media_view_unique,post_clicks,post_reactions_like_total';
+    const response = await readingMetrics(
+      () => this.http.send({ method: 'GET', url: `${this.graph}/${encodeURIComponent(platformPostId)}/insights?metric=${metric}`, headers: bearer(account) }),
+      ['permission_denied'],
+      ['read_insights', 'pages_read_engagement'],
+    );
+    const raw = graphInsightValues(response.body);
+    return { metrics: itemMetrics({ impressions: raw.post_impressions, reach: raw.post_total_media_view_unique, clicks: raw.post_clicks, likes: raw.post_reactions_like_total }), raw };
+  }
+
+  /** The Page's followers_count ("Page", https://developers.facebook.com/docs/graph-api/reference/page#Reading; pages_read_engagement). */
+  async fetchAccountMetrics(account: ConnectorAccount): Promise<AccountMetricsReading> {
+    const response = await readingMetrics(
+      () => this.http.send({ method: 'GET', url: `${this.graph}/${encodeURIComponent(account.identity.platformAccountId)}?fields=followers_count`, headers: bearer(account) }),
+      ['permission_denied'],
+      ['pages_read_engagement'],
+    );
+    const raw = { followers_count: at(response.body, 'followers_count') };
+    return { followers: countOf(raw.followers_count), raw };
+  }
+
   async deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void> {
     await graphDeleted(this.http, `${this.graph}/${encodeURIComponent(comment.platformCommentId)}`, account);
   }

@@ -1,4 +1,6 @@
 import type { MediaFetcher, MediaFile, MediaRef } from '@app/media';
+import type { AccountMetricsReading, ItemMetricsReading } from '@app/contracts';
+import { countOf, itemMetrics, readingMetrics } from './metrics-reading';
 import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { bareHandle } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
@@ -6,10 +8,10 @@ import { MIB, PlatformMediaRules, withCheckedMedia } from '../content/media-rule
 import { codePointLength, hashtagCount, mentionCount } from '../content/text-length';
 import type { PlatformHttp } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
-import { arrayAt, bearer, ConnectorContext, stringAt } from './connector-context';
+import { arrayAt, at, bearer, ConnectorContext, stringAt } from './connector-context';
 import { MetaPlacement, metaPlacementShape } from '../options/meta-placement';
 import { InstagramOptions, optionsOf } from '../options/platform-options';
-import { ContainerEdge, ContainerItem, findInMediaListing, GRAPH_API_VERSION, graphDeleted, graphHttp, graphSucceeded, permalinkOr, prepareMediaContainer } from './meta-graph';
+import { ContainerEdge, ContainerItem, findInMediaListing, GRAPH_API_VERSION, graphDeleted, graphInsightValues, graphHttp, graphSucceeded, permalinkOr, prepareMediaContainer } from './meta-graph';
 import { limitRefusal, PublishLimits } from '../content/publish-limit-rules';
 
 /**
@@ -140,6 +142,33 @@ export class InstagramConnector implements PlatformConnector {
   }
 
   /** `DELETE /{ig-comment-id}` (IG Comment reference, "Deleting"): answers {"success": true}. */
+  /**
+   * "Instagram Media Insights" (https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/insights;
+   * instagram_manage_insights): views (times the media was played or displayed: impressions, which Instagram
+   * deprecated in its favour), reach, likes, comments, shares, saved. No clicks; `views` covers video plays too,
+   * so videoViews stays null rather than repeat it. A metric Instagram has no data for is left out: null.
+   */
+  async fetchItemMetrics(account: ConnectorAccount, platformPostId: string): Promise<ItemMetricsReading> {
+    const response = await readingMetrics(
+      () => this.http.send({ method: 'GET', url: `${this.graph}/${encodeURIComponent(platformPostId)}/insights?metric=views,reach,likes,comments,shares,saved`, headers: bearer(account) }),
+      ['permission_denied'],
+      ['instagram_basic', 'instagram_manage_insights', 'pages_read_engagement'],
+    );
+    const raw = graphInsightValues(response.body);
+    return { metrics: itemMetrics({ impressions: raw.views, reach: raw.reach, likes: raw.likes, comments: raw.comments, shares: raw.shares, saves: raw.saved }), raw };
+  }
+
+  /** The IG User's followers_count ("IG User", https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user). */
+  async fetchAccountMetrics(account: ConnectorAccount): Promise<AccountMetricsReading> {
+    const response = await readingMetrics(
+      () => this.http.send({ method: 'GET', url: `${this.graph}/${encodeURIComponent(account.identity.platformAccountId)}?fields=followers_count`, headers: bearer(account) }),
+      ['permission_denied'],
+      ['instagram_basic', 'pages_read_engagement'],
+    );
+    const raw = { followers_count: at(response.body, 'followers_count') };
+    return { followers: countOf(raw.followers_count), raw };
+  }
+
   async deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void> {
     await graphDeleted(this.http, `${this.graph}/${encodeURIComponent(comment.platformCommentId)}`, account);
   }

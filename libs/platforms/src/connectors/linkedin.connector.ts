@@ -1,4 +1,6 @@
 import type { MediaFile, MediaRef } from '@app/media';
+import type { AccountMetricsReading, ItemMetricsReading } from '@app/contracts';
+import { countOf, itemMetrics, metricsItemNotFound, rawObject, readingMetrics } from './metrics-reading';
 import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
 import { MIB, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
@@ -264,6 +266,75 @@ export class LinkedInConnector implements PlatformConnector {
    * (w_member_social or w_organization_social). Answers 204; 404 once the comment is gone, which is
    * taken as deleted (see PlatformConnector.deleteComment).
    */
+  /**
+   * An organization's post: "Organization Share Statistics", lifetime totals for that post
+   * (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/organizations/share-statistics;
+   * rw_organization_admin): impressionCount, uniqueImpressionsCount (reach), clickCount, likeCount, commentCount,
+   * shareCount. A member's post: "Member Post Statistics", one call per metric type with aggregation TOTAL
+   * (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/members/post-statistics;
+   * r_member_postAnalytics): IMPRESSION, MEMBERS_REACHED, REACTION, COMMENT, RESHARE; no clicks for members.
+   * LinkedIn gives neither saves nor video views here: null.
+   */
+  async fetchItemMetrics(account: ConnectorAccount, platformPostId: string): Promise<ItemMetricsReading> {
+    const author = account.identity.platformAccountId;
+    if (isOrganization(author)) {
+      const list = platformPostId.startsWith('urn:li:ugcPost:') ? 'ugcPosts' : 'shares';
+      const query = `q=organizationalEntity&organizationalEntity=${encodeURIComponent(author)}&${list}=List(${encodeURIComponent(platformPostId)})`;
+      const response = await readingMetrics(
+        () => this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/rest/organizationalEntityShareStatistics?${query}`, headers: this.headers(account) }),
+        ['access_denied'],
+        ['rw_organization_admin'],
+      );
+      const element = arrayAt(response.body, 'elements').find((candidate) => stringAt(candidate, list === 'shares' ? 'share' : 'ugcPost') === platformPostId);
+      if (element === undefined) throw metricsItemNotFound(platformPostId);
+      const raw = rawObject(at(element, 'totalShareStatistics'), 'totalShareStatistics');
+      return {
+        metrics: itemMetrics({ impressions: raw.impressionCount, reach: raw.uniqueImpressionsCount, clicks: raw.clickCount, likes: raw.likeCount, comments: raw.commentCount, shares: raw.shareCount }),
+        raw,
+      };
+    }
+    const entity = `(${platformPostId.startsWith('urn:li:ugcPost:') ? 'ugc' : 'share'}:${encodeURIComponent(platformPostId)})`;
+    const types = ['IMPRESSION', 'MEMBERS_REACHED', 'REACTION', 'COMMENT', 'RESHARE'] as const;
+    const counts = await Promise.all(
+      types.map(async (queryType) => {
+        const response = await readingMetrics(
+          () => this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/rest/memberCreatorPostAnalytics?q=entity&entity=${entity}&queryType=${queryType}&aggregation=TOTAL`, headers: this.headers(account) }),
+          ['access_denied'],
+          ['r_member_postAnalytics'],
+        );
+        return [queryType, at(response.body, 'elements', 0, 'count')] as const;
+      }),
+    );
+    const raw: Record<string, unknown> = Object.fromEntries(counts);
+    return { metrics: itemMetrics({ impressions: raw.IMPRESSION, reach: raw.MEMBERS_REACHED, likes: raw.REACTION, comments: raw.COMMENT, shares: raw.RESHARE }), raw };
+  }
+
+  /**
+   * An organization's followers: "Retrieve Organization Follower Count", firstDegreeSize
+   * (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/organizations/organization-lookup-api#retrieve-organization-follower-count);
+   * a member's: "Member Follower Statistics", memberFollowersCount
+   * (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/members/follower-statistics; r_member_profileAnalytics).
+   */
+  async fetchAccountMetrics(account: ConnectorAccount): Promise<AccountMetricsReading> {
+    const author = account.identity.platformAccountId;
+    if (isOrganization(author)) {
+      const response = await readingMetrics(
+        () => this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/rest/networkSizes/${encodeURIComponent(author)}?edgeType=COMPANY_FOLLOWED_BY_COMPANY`, headers: this.headers(account) }),
+        ['access_denied'],
+        ['rw_organization_admin'],
+      );
+      const raw = { firstDegreeSize: at(response.body, 'firstDegreeSize') };
+      return { followers: countOf(raw.firstDegreeSize), raw };
+    }
+    const response = await readingMetrics(
+      () => this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/rest/memberFollowersCount?q=me`, headers: this.headers(account) }),
+      ['access_denied'],
+      ['r_member_profileAnalytics'],
+    );
+    const raw = { memberFollowersCount: at(response.body, 'elements', 0, 'memberFollowersCount') };
+    return { followers: countOf(raw.memberFollowersCount), raw };
+  }
+
   async deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void> {
     const commentNumber = /,(\d+)\)$/.exec(comment.platformCommentId)?.[1];
     if (!commentNumber) throw new PlatformCallFailed({ code: 'invalid_comment_id', message: `${comment.platformCommentId} is not a LinkedIn comment URN`, retryable: false });
@@ -402,4 +473,9 @@ function toPlatformComment(comment: unknown, platformPostId: string): PlatformCo
     parentPlatformPostId: platformPostId,
     inReplyToCommentId: stringAt(comment, 'parentComment') ?? null,
   };
+}
+
+/** Whether the account is an organization (its URN), whose numbers LinkedIn reports apart from a member's. */
+function isOrganization(platformAccountId: string): boolean {
+  return platformAccountId.startsWith('urn:li:organization:');
 }

@@ -1,4 +1,6 @@
 import type { MediaFile, MediaRef } from '@app/media';
+import type { AccountMetricsReading, ItemMetricsReading } from '@app/contracts';
+import { countOf, itemMetrics, rawObject, readingMetrics } from './metrics-reading';
 import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule, unsupportedMedia } from '../content/content-rules';
 import { MIB, PlatformMediaRules, withCheckedMedia } from '../content/media-rules';
@@ -131,6 +133,34 @@ export class MastodonConnector implements PlatformConnector {
    * write:statuses): the account's own statuses only. Answers the deleted Status; 404 "Record not found"
    * once it is gone, which is taken as deleted (see PlatformConnector.deleteComment).
    */
+  /**
+   * "View a single status" (https://docs.joinmastodon.org/methods/statuses/#get; read:statuses): the Status'
+   * favourites_count, reblogs_count, replies_count (https://docs.joinmastodon.org/entities/Status/#favourites_count).
+   * Mastodon counts no impressions, reach, saves, clicks or views: those are null.
+   */
+  async fetchItemMetrics(account: ConnectorAccount, platformPostId: string): Promise<ItemMetricsReading> {
+    const response = await readingMetrics(
+      () => this.http.send({ method: 'GET', url: `${this.instance(account)}/api/v1/statuses/${encodeURIComponent(platformPostId)}`, headers: bearer(account) }),
+      ['forbidden'],
+      ['read:statuses'],
+    );
+    const status = rawObject(response.body, 'status');
+    const raw = { favourites_count: status.favourites_count, reblogs_count: status.reblogs_count, replies_count: status.replies_count };
+    return { metrics: itemMetrics({ likes: raw.favourites_count, shares: raw.reblogs_count, comments: raw.replies_count }), raw };
+  }
+
+  /** "Verify account credentials" (https://docs.joinmastodon.org/methods/accounts/#verify_credentials; read:accounts): followers_count. */
+  async fetchAccountMetrics(account: ConnectorAccount): Promise<AccountMetricsReading> {
+    const response = await readingMetrics(
+      () => this.http.send({ method: 'GET', url: `${this.instance(account)}/api/v1/accounts/verify_credentials`, headers: bearer(account) }),
+      ['forbidden'],
+      ['read:accounts'],
+    );
+    const me = rawObject(response.body, 'account');
+    const raw = { followers_count: me.followers_count, following_count: me.following_count, statuses_count: me.statuses_count };
+    return { followers: countOf(raw.followers_count), raw };
+  }
+
   async deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void> {
     await this.http.send({ method: 'DELETE', url: `${this.instance(account)}/api/v1/statuses/${encodeURIComponent(comment.platformCommentId)}`, headers: bearer(account), answers: [404] });
   }

@@ -253,3 +253,18 @@ export async function graphDeleted(http: PlatformHttp, url: string, account: Con
     throw error;
   }
 }
+
+/**
+ * A Graph insights answer ({data: [{name, period, values: [{value}]}]}, or {total_value: {value}} for
+ * the totals Threads' user insights give) as {metric name: its value}, for `raw` and the vocabulary:
+ * a metric the answer leaves out (Graph gives an empty set rather than 0 when it has no data, "IG Media
+ * insights", Limitations) is absent, so it reads null.
+ */
+export function graphInsightValues(body: unknown): Record<string, unknown> {
+  const entries = arrayAt(body, 'data').flatMap((entry): Array<[string, unknown]> => {
+    const name = stringAt(entry, 'name');
+    if (!name) return [];
+    return [[name, at(entry, 'total_value', 'value') ?? at(entry, 'values', 0, 'value')]];
+  });
+  return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
+}

@@ -1,4 +1,6 @@
 import type { PlatformBoard } from '@app/contracts';
+import type { AccountMetricsReading, ItemMetricsReading } from '@app/contracts';
+import { countOf, itemMetrics, rawObject, readingMetrics } from './metrics-reading';
 import type { MediaFile, MediaRef } from '@app/media';
 import type { ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { firstRefusal, TextRule } from '../content/content-rules';
@@ -181,6 +183,35 @@ export class PinterestConnector implements PlatformConnector {
 
   async setCommentHidden(): Promise<void> {
     throw commentActionNotSupported('Pinterest', 'hiding comments');
+  }
+
+  /**
+   * "Get Pin analytics" (https://developers.pinterest.com/docs/api/v5/pins-analytics; pins:read, boards:read) over
+   * the longest window it takes, the last 90 days: summary_metrics' IMPRESSION, SAVE, PIN_CLICK (clicks;
+   * OUTBOUND_CLICK kept raw), VIDEO_MRC_VIEW (videoViews). Pinterest gives no reach, likes, comments or shares
+   * per Pin here: null. A pin older than 90 days counts only its last 90 days.
+   */
+  async fetchItemMetrics(account: ConnectorAccount, platformPostId: string): Promise<ItemMetricsReading> {
+    const day = (offsetDays: number) => new Date(this.ctx.retry.now() - offsetDays * 86_400_000).toISOString().slice(0, 10);
+    const query = new URLSearchParams({ start_date: day(89), end_date: day(0), metric_types: 'IMPRESSION,SAVE,PIN_CLICK,OUTBOUND_CLICK,VIDEO_MRC_VIEW', app_types: 'ALL' });
+    const response = await readingMetrics(
+      () => this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/v5/pins/${encodeURIComponent(platformPostId)}/analytics?${query}`, headers: bearer(account) }),
+      ['pinterest_error_3'],
+      ['boards:read', 'pins:read'],
+    );
+    const raw = rawObject(at(response.body, 'all', 'summary_metrics'), 'summary_metrics');
+    return { metrics: itemMetrics({ impressions: raw.IMPRESSION, saves: raw.SAVE, clicks: raw.PIN_CLICK, videoViews: raw.VIDEO_MRC_VIEW }), raw };
+  }
+
+  /** "Get user account" (https://developers.pinterest.com/docs/api/v5/user_account-get; user_accounts:read): follower_count. */
+  async fetchAccountMetrics(account: ConnectorAccount): Promise<AccountMetricsReading> {
+    const response = await readingMetrics(
+      () => this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/v5/user_account`, headers: bearer(account) }),
+      ['pinterest_error_3'],
+      ['user_accounts:read'],
+    );
+    const raw = { follower_count: at(response.body, 'follower_count'), monthly_views: at(response.body, 'monthly_views') };
+    return { followers: countOf(raw.follower_count), raw };
   }
 
   async deleteComment(): Promise<void> {

@@ -1,4 +1,6 @@
 import type { MediaFetcher, MediaFile, MediaRef } from '@app/media';
+import type { AccountMetricsReading, ItemMetricsReading } from '@app/contracts';
+import { countOf, itemMetrics, readingMetrics } from './metrics-reading';
 import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { bareHandle } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
@@ -7,7 +9,7 @@ import { threadsLength } from '../content/text-length';
 import type { PlatformHttp } from '../http/platform-http';
 import { failed, malformedAnswer, published, toOutcome, unreadablePublishAnswer } from '../outcome';
 import { arrayAt, bearer, ConnectorContext, stringAt } from './connector-context';
-import { ContainerEdge, ContainerItem, createContainer, findInMediaListing, graphDeleted, graphHttp, graphSucceeded, permalinkOr, prepareMediaContainer, THREADS_API_VERSION } from './meta-graph';
+import { ContainerEdge, ContainerItem, createContainer, findInMediaListing, graphDeleted, graphHttp, graphInsightValues, graphSucceeded, permalinkOr, prepareMediaContainer, THREADS_API_VERSION } from './meta-graph';
 import { optionsOf, ThreadsOptions } from '../options/platform-options';
 import { limitRefusal, PublishLimits } from '../content/publish-limit-rules';
 
@@ -108,6 +110,32 @@ export class ThreadsConnector implements PlatformConnector {
    * `DELETE /{threads-media-id}` (Delete Posts, https://developers.facebook.com/docs/threads/posts/delete-posts;
    * threads_delete): the user's own posts and replies. Answers {"success": true, "deleted_id"}.
    */
+  /**
+   * Threads media insights (https://developers.facebook.com/docs/threads/insights#media-insights; threads_manage_insights):
+   * views (impressions), likes, replies (comments), reposts (shares); quotes and shares (sends) kept raw. No reach,
+   * saves, clicks or video views per post: null.
+   */
+  async fetchItemMetrics(account: ConnectorAccount, platformPostId: string): Promise<ItemMetricsReading> {
+    const response = await readingMetrics(
+      () => this.http.send({ method: 'GET', url: `${this.api}/${encodeURIComponent(platformPostId)}/insights?metric=views,likes,replies,reposts,quotes,shares`, headers: bearer(account) }),
+      ['permission_denied'],
+      ['threads_basic', 'threads_manage_insights'],
+    );
+    const raw = graphInsightValues(response.body);
+    return { metrics: itemMetrics({ impressions: raw.views, likes: raw.likes, comments: raw.replies, shares: raw.reposts }), raw };
+  }
+
+  /** User insights' followers_count, a total (https://developers.facebook.com/docs/threads/insights#user-insights; threads_manage_insights). */
+  async fetchAccountMetrics(account: ConnectorAccount): Promise<AccountMetricsReading> {
+    const response = await readingMetrics(
+      () => this.http.send({ method: 'GET', url: `${this.api}/${encodeURIComponent(account.identity.platformAccountId)}/threads_insights?metric=followers_count`, headers: bearer(account) }),
+      ['permission_denied'],
+      ['threads_basic', 'threads_manage_insights'],
+    );
+    const raw = graphInsightValues(response.body);
+    return { followers: countOf(raw.followers_count), raw };
+  }
+
   async deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void> {
     await graphDeleted(this.http, `${this.api}/${encodeURIComponent(comment.platformCommentId)}`, account);
   }

@@ -1,4 +1,6 @@
 import type { MediaFile, MediaRef } from '@app/media';
+import type { AccountMetricsReading, ItemMetricsReading } from '@app/contracts';
+import { countOf, itemMetrics, metricsItemNotFound, rawObject, readingMetrics } from './metrics-reading';
 import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { bareHandle } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
@@ -126,6 +128,36 @@ export class XConnector implements PlatformConnector {
    * the user's own posts and replies. Answers {"data": {"deleted": true}}; a 404 once the post is gone,
    * which is taken as deleted (see PlatformConnector.deleteComment).
    */
+  /**
+   * "Get Post by ID" with tweet.fields=public_metrics (https://docs.x.com/x-api/posts/get-post-by-id; the fields,
+   * "Metrics", https://docs.x.com/x-api/fundamentals/metrics): impression_count, like_count, reply_count,
+   * retweet_count, bookmark_count (quote_count kept raw). Link clicks are non_public_metrics, the owner's for
+   * 30 days only: not read, so clicks is null; X gives no reach, saves-beyond-bookmarks or video views here.
+   * An id X no longer finds answers 200 with `errors` and no `data`.
+   */
+  async fetchItemMetrics(account: ConnectorAccount, platformPostId: string): Promise<ItemMetricsReading> {
+    const response = await readingMetrics(
+      () => this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/2/tweets/${encodeURIComponent(platformPostId)}?tweet.fields=public_metrics`, headers: bearer(account) }),
+      ['forbidden'],
+      ['tweet.read', 'users.read'],
+    );
+    const post = at(response.body, 'data');
+    if (post === undefined) throw metricsItemNotFound(platformPostId);
+    const raw = rawObject(at(post, 'public_metrics'), 'public_metrics on the post');
+    return { metrics: itemMetrics({ impressions: raw.impression_count, likes: raw.like_count, comments: raw.reply_count, shares: raw.retweet_count, saves: raw.bookmark_count }), raw };
+  }
+
+  /** "Get my User" with user.fields=public_metrics (https://docs.x.com/x-api/users/get-my-user): followers_count. */
+  async fetchAccountMetrics(account: ConnectorAccount): Promise<AccountMetricsReading> {
+    const response = await readingMetrics(
+      () => this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/2/users/me?user.fields=public_metrics`, headers: bearer(account) }),
+      ['forbidden'],
+      ['tweet.read', 'users.read'],
+    );
+    const raw = rawObject(at(response.body, 'data', 'public_metrics'), 'public_metrics on the user');
+    return { followers: countOf(raw.followers_count), raw };
+  }
+
   async deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void> {
     const response = await this.http.send({ method: 'DELETE', url: `${this.ctx.baseUrl}/2/tweets/${encodeURIComponent(comment.platformCommentId)}`, headers: bearer(account), answers: [404] });
     if (response.status !== 404 && at(response.body, 'data', 'deleted') !== true) throw malformedAnswer('data.deleted: true');

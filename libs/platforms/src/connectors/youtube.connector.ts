@@ -1,4 +1,6 @@
 import type { MediaFile } from '@app/media';
+import type { AccountMetricsReading, ItemMetricsReading } from '@app/contracts';
+import { countOf, itemMetrics, metricsItemNotFound, rawObject, readingMetrics } from './metrics-reading';
 import type { CommentRef, CommentTarget, ConnectorAccount, PlatformComment, PlatformConnector, PlatformError, PublishedLookup, PublishOutcome, PublishRequest } from '../connector';
 import { checkText, firstRefusal, requireText, TextRule } from '../content/content-rules';
 import { titleFrom } from '../content/title';
@@ -188,6 +190,39 @@ export class YouTubeConnector implements PlatformConnector {
    * youtube.force-ssl): only the comment's author may. Answers 204; 404 commentNotFound once it is gone,
    * which is taken as deleted (see PlatformConnector.deleteComment).
    */
+  /**
+   * "Videos: list" with part=statistics (https://developers.google.com/youtube/v3/docs/videos/list; the fields,
+   * https://developers.google.com/youtube/v3/docs/videos#statistics): viewCount (videoViews), likeCount, commentCount,
+   * decimal strings; favoriteCount (deprecated, always 0) kept raw. Impressions, reach and shares are YouTube
+   * Analytics API reports, not these statistics: null. A video YouTube no longer finds is left out of `items`.
+   */
+  async fetchItemMetrics(account: ConnectorAccount, platformPostId: string): Promise<ItemMetricsReading> {
+    const query = new URLSearchParams({ part: 'statistics', id: platformPostId });
+    const response = await readingMetrics(
+      () => this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/youtube/v3/videos?${query}`, headers: bearer(account) }),
+      ['insufficient_permissions'],
+      ['https://www.googleapis.com/auth/youtube.readonly'],
+    );
+    const video = arrayAt(response.body, 'items').find((candidate) => stringAt(candidate, 'id') === platformPostId);
+    if (video === undefined) throw metricsItemNotFound(platformPostId);
+    const raw = rawObject(at(video, 'statistics'), 'statistics on the video');
+    return { metrics: itemMetrics({ videoViews: raw.viewCount, likes: raw.likeCount, comments: raw.commentCount }), raw };
+  }
+
+  /**
+   * "Channels: list" with part=statistics&mine=true (https://developers.google.com/youtube/v3/docs/channels#statistics):
+   * subscriberCount; null when the channel hides it (hiddenSubscriberCount).
+   */
+  async fetchAccountMetrics(account: ConnectorAccount): Promise<AccountMetricsReading> {
+    const response = await readingMetrics(
+      () => this.http.send({ method: 'GET', url: `${this.ctx.baseUrl}/youtube/v3/channels?part=statistics&mine=true`, headers: bearer(account) }),
+      ['insufficient_permissions'],
+      ['https://www.googleapis.com/auth/youtube.readonly'],
+    );
+    const raw = rawObject(at(response.body, 'items', 0, 'statistics'), 'statistics on the channel');
+    return { followers: raw.hiddenSubscriberCount === true ? null : countOf(raw.subscriberCount), raw };
+  }
+
   async deleteComment(account: ConnectorAccount, comment: CommentRef): Promise<void> {
     const query = new URLSearchParams({ id: comment.platformCommentId });
     await this.http.send({ method: 'DELETE', url: `${this.ctx.baseUrl}/youtube/v3/comments?${query}`, headers: bearer(account), answers: [404] });

@@ -128,19 +128,29 @@ export class PlatformHttp {
       }
       if (isSuccess(response.status) || request.answers?.includes(response.status)) return response;
       lastError = this.mapError(response);
+      const asked = lastError.retryable ? this.askedWaitMs(response, lastError) : null;
+      // The wait the platform named travels with the failure, so a caller that schedules its own retry honours it.
+      if (asked !== null) lastError = { ...lastError, retryAfterMs: asked };
       if (!lastError.retryable || isLast) break;
-      const delay = this.retryDelayMs(response, lastError, attempt);
+      const delay = this.retryDelayMs(asked, lastError, attempt);
       if (delay === null || delay > this.policy.maxRateLimitWaitMs) break;
       await this.policy.sleep(delay);
     }
     throw new PlatformCallFailed(lastError);
   }
 
-  /** How long to wait before retrying a transient answer; null = do not retry it. */
-  private retryDelayMs(response: PlatformResponse, error: PlatformError, attempt: number): number | null {
+  /** The wait a transient answer names (its rate-limit headers, or the platform's own RateLimitWait), or null. */
+  private askedWaitMs(response: PlatformResponse, error: PlatformError): number | null {
     const now = this.policy.now();
     if (this.rateLimitWait && error.code === 'rate_limited') return this.rateLimitWait(response, now);
-    return rateLimitDelayMs(response.headers, now) ?? backoffDelayMs(this.policy, attempt);
+    return rateLimitDelayMs(response.headers, now);
+  }
+
+  /** How long to wait before retrying a transient answer; null = do not retry it (a throttled platform that named no wait). */
+  private retryDelayMs(asked: number | null, error: PlatformError, attempt: number): number | null {
+    if (asked !== null) return asked;
+    if (this.rateLimitWait && error.code === 'rate_limited') return null;
+    return backoffDelayMs(this.policy, attempt);
   }
 
   private async attempt(request: PlatformRequest): Promise<PlatformResponse> {

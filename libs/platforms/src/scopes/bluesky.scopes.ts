@@ -17,5 +17,8 @@ export const BLUESKY_DOCUMENTED_SCOPES: ScopeTable = [
   { method: 'GET', path: '/xrpc/com.atproto.repo.getRecord', anyOf: SESSION, doc: `${XRPC}/com-atproto-repo-get-record` },
   { method: 'GET', path: '/xrpc/com.atproto.repo.listRecords', anyOf: SESSION, doc: `${XRPC}/com-atproto-repo-list-records` },
   { method: 'GET', path: '/xrpc/app.bsky.feed.getPostThread', anyOf: SESSION, doc: `${XRPC}/app-bsky-feed-get-post-thread` },
+  // Analytics: the posts' counts and the profile's followersCount (AppView reads, proxied by the PDS).
+  { method: 'GET', path: '/xrpc/app.bsky.feed.getPosts', anyOf: SESSION, doc: `${XRPC}/app-bsky-feed-get-posts` },
+  { method: 'GET', path: '/xrpc/app.bsky.actor.getProfile', anyOf: SESSION, doc: `${XRPC}/app-bsky-actor-get-profile` },
   { method: 'GET', path: '/xrpc/com.atproto.server.getSession', anyOf: SESSION, doc: `${XRPC}/com-atproto-server-get-session` },
 ];

@@ -12,6 +12,7 @@ import { X_DOCUMENTED_SCOPES } from './x.scopes';
 import { YOUTUBE_DOCUMENTED_SCOPES } from './youtube.scopes';
 
 export * from './documented-scopes';
+export * from './analytics-scopes';
 
 /** Each platform's table of the endpoints we call and the scopes its documentation requires (one file per platform). */
 export const DOCUMENTED_SCOPES: Record<Platform, ScopeTable> = {

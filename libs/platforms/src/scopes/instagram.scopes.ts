@@ -22,6 +22,10 @@ export const INSTAGRAM_DOCUMENTED_SCOPES: ScopeTable = [
   { method: 'POST', path: '/{version}/{ig-comment-id}/replies', anyOf: [COMMENTS], doc: `${REFERENCE}/ig-comment/replies#creating` },
   { method: 'POST', path: '/{version}/{ig-comment-id}', anyOf: [COMMENTS], doc: `${REFERENCE}/ig-comment#updating` },
   { method: 'DELETE', path: '/{version}/{ig-comment-id}', anyOf: [COMMENTS], doc: `${REFERENCE}/ig-comment#deleting` },
+  // Analytics: media insights need instagram_manage_insights ("Instagram Media Insights", Permissions); the IG User's
+  // followers_count is one of its fields (instagram_basic, pages_read_engagement).
+  { method: 'GET', path: '/{version}/{ig-media-id}/insights', anyOf: [['instagram_basic', 'instagram_manage_insights', 'pages_read_engagement']], doc: 'https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/insights' },
+  { method: 'GET', path: '/{version}/{ig-user-id}', anyOf: [READ], doc: `${REFERENCE}/ig-user#reading` },
   // Sign-in (Facebook Login): the user, then the pages with their linked IG User (instagram_business_account).
   { method: 'GET', path: '/{version}/me', anyOf: [[]], doc: 'https://developers.facebook.com/docs/graph-api/reference/user#Reading' },
   { method: 'GET', path: '/{version}/me/accounts', anyOf: [['instagram_basic', 'pages_show_list']], doc: `${REFERENCE}/page#read` },

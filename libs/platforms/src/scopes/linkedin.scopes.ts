@@ -21,6 +21,12 @@ export const LINKEDIN_DOCUMENTED_SCOPES: ScopeTable = [
   { method: 'POST', path: '/rest/socialActions/{target-urn}/comments', anyOf: WRITE, doc: `${MARKETING}/shares/comments-api#permissions` },
   { method: 'GET', path: '/rest/socialActions/{target-urn}/comments', anyOf: READ, doc: `${MARKETING}/shares/comments-api#retrieve-comments-on-shares` },
   { method: 'DELETE', path: '/rest/socialActions/{target-urn}/comments/{comment-id}', anyOf: WRITE, doc: `${MARKETING}/shares/comments-api#delete-comments` },
+  // Analytics. Organizations: share statistics and the follower count need rw_organization_admin (an ADMINISTRATOR of
+  // the organization). Members: post statistics need r_member_postAnalytics, the follower count r_member_profileAnalytics.
+  { method: 'GET', path: '/rest/organizationalEntityShareStatistics', anyOf: [['rw_organization_admin']], doc: `${MARKETING}/organizations/share-statistics#permissions` },
+  { method: 'GET', path: '/rest/networkSizes/{organization-urn}', anyOf: [['rw_organization_admin']], doc: `${MARKETING}/organizations/organization-lookup-api#retrieve-organization-follower-count` },
+  { method: 'GET', path: '/rest/memberCreatorPostAnalytics', anyOf: [['r_member_postAnalytics']], doc: `${MARKETING}/members/post-statistics#permissions` },
+  { method: 'GET', path: '/rest/memberFollowersCount', anyOf: [['r_member_profileAnalytics']], doc: `${MARKETING}/members/follower-statistics#permissions` },
   { method: 'GET', path: '/v2/userinfo', anyOf: [['openid', 'profile']], doc: 'https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2#api-request-to-retreive-member-details' },
   { method: 'GET', path: '/rest/organizationAcls', anyOf: [['r_organization_admin'], ['rw_organization_admin']], doc: `${MARKETING}/organizations/organization-access-control-by-role#permissions` },
 ];

@@ -13,6 +13,8 @@ export const MASTODON_DOCUMENTED_SCOPES: ScopeTable = [
   { method: 'GET', path: '/api/v1/media/{id}', anyOf: write('write:media'), doc: 'https://docs.joinmastodon.org/methods/media/#get' },
   { method: 'POST', path: '/api/v1/statuses', anyOf: write('write:statuses'), doc: 'https://docs.joinmastodon.org/methods/statuses/#create' },
   { method: 'DELETE', path: '/api/v1/statuses/{id}', anyOf: write('write:statuses'), doc: 'https://docs.joinmastodon.org/methods/statuses/#delete' },
+  // Analytics: a Status carries replies_count, reblogs_count, favourites_count.
+  { method: 'GET', path: '/api/v1/statuses/{id}', anyOf: read('read:statuses'), doc: 'https://docs.joinmastodon.org/methods/statuses/#get' },
   { method: 'GET', path: '/api/v1/statuses/{id}/context', anyOf: read('read:statuses'), doc: 'https://docs.joinmastodon.org/methods/statuses/#context' },
   { method: 'GET', path: '/api/v1/accounts/verify_credentials', anyOf: read('read:accounts'), doc: 'https://docs.joinmastodon.org/methods/accounts/#verify_credentials' },
   { method: 'GET', path: '/api/v1/accounts/{id}/statuses', anyOf: read('read:statuses'), doc: 'https://docs.joinmastodon.org/methods/accounts/#statuses' },

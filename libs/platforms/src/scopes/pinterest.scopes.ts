@@ -8,6 +8,8 @@ export const PINTEREST_DOCUMENTED_SCOPES: ScopeTable = [
   { method: 'GET', path: '/v5/boards/{board_id}/pins', anyOf: [['boards:read', 'pins:read']], doc: `${DOCS}/boards-list_pins` },
   { method: 'POST', path: '/v5/media', anyOf: [['pins:write']], doc: `${DOCS}/media-create` },
   { method: 'GET', path: '/v5/media/{media_id}', anyOf: [['pins:read']], doc: `${DOCS}/media-get` },
+  // Analytics: "Get Pin analytics" (boards:read, pins:read); follower_count is a field of "Get user account".
+  { method: 'GET', path: '/v5/pins/{pin_id}/analytics', anyOf: [['boards:read', 'pins:read']], doc: `${DOCS}/pins-analytics` },
   { method: 'GET', path: '/v5/user_account', anyOf: [['user_accounts:read']], doc: `${DOCS}/user_account-get` },
   { method: 'GET', path: '/v5/boards', anyOf: [['boards:read']], doc: `${DOCS}/boards-list` },
 ];

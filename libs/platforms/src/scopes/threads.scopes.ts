@@ -14,4 +14,7 @@ export const THREADS_DOCUMENTED_SCOPES: ScopeTable = [
   { method: 'POST', path: '/{version}/{threads-reply-id}/manage_reply', anyOf: [['threads_basic', 'threads_manage_replies']], doc: `${DOCS}/reply-management#hide-replies` },
   { method: 'DELETE', path: '/{version}/{threads-media-id}', anyOf: [['threads_basic', 'threads_delete']], doc: `${DOCS}/posts/delete-posts` },
   { method: 'GET', path: '/{version}/me', anyOf: [['threads_basic']], doc: `${DOCS}/threads-profiles` },
+  // Analytics: "threads_manage_insights — Required for making GET calls to insights endpoints" (Threads Insights API, Permissions).
+  { method: 'GET', path: '/{version}/{threads-media-id}/insights', anyOf: [['threads_basic', 'threads_manage_insights']], doc: `${DOCS}/insights#media-insights` },
+  { method: 'GET', path: '/{version}/{threads-user-id}/threads_insights', anyOf: [['threads_basic', 'threads_manage_insights']], doc: `${DOCS}/insights#user-insights` },
 ];

@@ -14,6 +14,8 @@ export const X_DOCUMENTED_SCOPES: ScopeTable = [
   { method: 'PUT', path: '/2/tweets/{tweet_id}/hidden', anyOf: [['tweet.read', 'tweet.moderate.write', 'users.read']], doc: 'https://docs.x.com/x-api/posts/hide-reply' },
   { method: 'GET', path: '/2/tweets/search/recent', anyOf: [READ_SCOPES], doc: 'https://docs.x.com/x-api/posts/search-recent-posts' },
   { method: 'GET', path: '/2/users/{id}/tweets', anyOf: [READ_SCOPES], doc: 'https://docs.x.com/x-api/users/get-posts' },
+  // Metrics: tweet.fields=public_metrics ("Get Post by ID"; the fields, "Metrics", https://docs.x.com/x-api/fundamentals/metrics).
+  { method: 'GET', path: '/2/tweets/{id}', anyOf: [READ_SCOPES], doc: 'https://docs.x.com/x-api/posts/get-post-by-id' },
   { method: 'GET', path: '/2/users/me', anyOf: [READ_SCOPES], doc: 'https://docs.x.com/x-api/users/get-my-user' },
   { method: 'POST', path: '/2/media/upload', anyOf: [['media.write']], doc: 'https://docs.x.com/x-api/media/upload-media' },
   { method: 'GET', path: '/2/media/upload', anyOf: [['media.write']], doc: 'https://docs.x.com/x-api/media/get-media-upload-status' },

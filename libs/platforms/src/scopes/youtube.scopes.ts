@@ -14,6 +14,8 @@ export const YOUTUBE_DOCUMENTED_SCOPES: ScopeTable = [
   { method: 'POST', path: '/upload/youtube/v3/videos', anyOf: UPLOAD, doc: `${DOCS}/videos/insert#auth` },
   { method: 'PUT', path: '/upload/youtube/v3/videos', anyOf: UPLOAD, doc: `${DOCS}/videos/insert#auth` },
   { method: 'GET', path: '/youtube/v3/playlistItems', anyOf: READ, doc: `${DOCS}/playlistItems/list#auth` },
+  // Analytics: part=statistics of videos.list (and of channels.list for subscriberCount).
+  { method: 'GET', path: '/youtube/v3/videos', anyOf: READ, doc: `${DOCS}/videos/list#auth` },
   { method: 'GET', path: '/youtube/v3/channels', anyOf: READ, doc: `${DOCS}/channels/list#auth` },
   { method: 'GET', path: '/youtube/v3/commentThreads', anyOf: FORCE_SSL, doc: `${DOCS}/commentThreads/list#auth` },
   { method: 'POST', path: '/youtube/v3/commentThreads', anyOf: FORCE_SSL, doc: `${DOCS}/commentThreads/insert#auth` },

@@ -2,6 +2,7 @@ import { PlatformRefusal, PlatformRoute, RouteAnswer, RouteContext } from '../..
 import { pageOf, pageSize } from '../../dialects/listing';
 import type { SandboxAuthority, SandboxIdentity } from '../authority';
 import type { SandboxSignIn } from '../sign-in';
+import { followerCount } from '../../dialects/metrics-growth';
 import { AuthorizationCodePlatform, authorizeRoute, grantedScopes, tokenRoute } from './authorization-code';
 
 /** Access tokens live 30 days; continuous refresh tokens 60 days, renewed (and replaced) by every refresh. */
@@ -114,7 +115,8 @@ export const pinterestSignIn: SandboxSignIn = {
   routes: [
     authorizeRoute('/oauth/', pinterest),
     tokenRoute('/v5/oauth/token', pinterest, basicClient),
-    identityRoute('/v5/user_account', 'user_accounts:read', (user) => ({
+    // "Get user account" (https://developers.pinterest.com/docs/api/v5/user_account-get): follower_count among its fields.
+    identityRoute('/v5/user_account', 'user_accounts:read', (user, ctx) => ({
       body: {
         account_type: 'BUSINESS',
         id: user.platformAccountId,
@@ -125,7 +127,7 @@ export const pinterestSignIn: SandboxSignIn = {
         business_name: user.displayName,
         board_count: boardOf(user) ? 1 : 0,
         pin_count: 0,
-        follower_count: 0,
+        follower_count: followerCount(ctx.store, user),
         following_count: 0,
         monthly_views: 0,
       },

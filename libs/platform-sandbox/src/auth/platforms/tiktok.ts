@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { PlatformRefusal, RouteAnswer } from '../../dialect';
 import type { SandboxAuthority, SandboxIdentity } from '../authority';
 import type { SandboxSignIn } from '../sign-in';
+import type { SandboxStore } from '../../store';
+import { followerCount } from '../../dialects/metrics-growth';
 import { authenticated, AuthorizationCodePlatform, authorizeRoute, formClient, grantedScopes, tokenRoute } from './authorization-code';
 import { issuedToAnotherClient, param } from './oauth-routes';
 
@@ -18,7 +20,7 @@ const REFRESH_TTL_SECONDS = 180 * 24 * 3600;
 const SCOPES = ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.list', 'video.publish', 'video.upload'];
 
 /** Each user/info field and the scope that gives it ("Get User Info", https://developers.tiktok.com/doc/tiktok-api-v2-get-user-info). */
-const USER_FIELDS: Record<string, { scope: string; value: (user: SandboxIdentity) => unknown }> = {
+const USER_FIELDS: Record<string, { scope: string; value: (user: SandboxIdentity, store: SandboxStore) => unknown }> = {
   open_id: { scope: 'user.info.basic', value: (user) => user.platformAccountId },
   union_id: { scope: 'user.info.basic', value: (user) => `union-${user.platformAccountId}` },
   avatar_url: { scope: 'user.info.basic', value: (user) => `https://p16-sign.tiktokcdn-us.com/sandbox/${user.handle}.jpeg` },
@@ -27,7 +29,7 @@ const USER_FIELDS: Record<string, { scope: string; value: (user: SandboxIdentity
   profile_deep_link: { scope: 'user.info.profile', value: (user) => `https://vm.tiktok.com/${user.handle}` },
   is_verified: { scope: 'user.info.profile', value: () => false },
   username: { scope: 'user.info.profile', value: (user) => user.handle },
-  follower_count: { scope: 'user.info.stats', value: () => 0 },
+  follower_count: { scope: 'user.info.stats', value: (user, store) => followerCount(store, user) },
   following_count: { scope: 'user.info.stats', value: () => 0 },
   likes_count: { scope: 'user.info.stats', value: () => 0 },
   video_count: { scope: 'user.info.stats', value: () => 0 },
@@ -78,6 +80,8 @@ export const tiktokSignIn: SandboxSignIn = {
   platform: 'tiktok',
   // open_id as TikTok's example shows it: a UUID.
   newAccountId: () => randomUUID(),
+  // follower_count, a field of Get User Info beyond the endpoint's own scope (user.info.stats), for the metrics reading.
+  consentExtras: ['user.info.stats'],
   issueTokens: (auth, identity, clientId, scopes) => issue(auth, identity.key, clientId, scopes),
   routes: [
     authorizeRoute('/v2/auth/authorize/', tiktok, {
@@ -105,7 +109,8 @@ export const tiktokSignIn: SandboxSignIn = {
     {
       method: 'GET',
       url: '/v2/user/info/',
-      operation: 'identity',
+      // Asked for follower_count it is the account's metrics reading (faults name it 'metrics').
+      operation: ({ query }) => ((query.fields ?? '').split(',').includes('follower_count') ? 'metrics' : 'identity'),
       handle: (ctx) => {
         const fields = (ctx.query.fields ?? '').split(',').filter(Boolean);
         if (fields.length === 0) throw new PlatformRefusal(400, 'invalid_params', 'fields is required');
@@ -114,7 +119,7 @@ export const tiktokSignIn: SandboxSignIn = {
         const scopes = grantedScopes(ctx);
         if (!scopes.includes('user.info.basic')) throw new PlatformRefusal(401, 'scope_not_authorized', 'The user did not authorize the scope required for completing this request.');
         // A field whose scope the user did not grant is left out of the answer.
-        const user = Object.fromEntries(fields.filter((name) => scopes.includes(USER_FIELDS[name].scope)).map((name) => [name, USER_FIELDS[name].value(ctx.identity!)]));
+        const user = Object.fromEntries(fields.filter((name) => scopes.includes(USER_FIELDS[name].scope)).map((name) => [name, USER_FIELDS[name].value(ctx.identity!, ctx.store)]));
         return { body: { data: { user }, error: { code: 'ok', message: '', log_id: `sandbox${Date.now()}` } } };
       },
     },

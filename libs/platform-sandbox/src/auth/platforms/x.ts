@@ -1,6 +1,7 @@
 import type { RouteAnswer, RouteContext } from '../../dialect';
 import type { SandboxAuthority, SandboxIdentity, TokenPair } from '../authority';
 import type { SandboxSignIn } from '../sign-in';
+import { followerCount } from '../../dialects/metrics-growth';
 import { consentingUser, issuedToAnotherClient, missingParam, oauthError, param, redirectBack, redeemedCode } from './oauth-routes';
 
 /**
@@ -145,11 +146,19 @@ export const xSignIn: SandboxSignIn = {
     {
       method: 'GET',
       url: '/2/users/me',
-      operation: 'identify',
-      handle: ({ identity }) => {
+      // Asked with user.fields=public_metrics it is the account's metrics reading (faults name it 'metrics').
+      operation: ({ query }) => (wantsPublicMetrics(query) ? 'metrics' : 'identify'),
+      handle: ({ identity, query, store }) => {
         const user = identity as SandboxIdentity;
-        return { body: { data: { id: user.platformAccountId, name: user.displayName, username: user.handle } } };
+        // user.fields=public_metrics: followers_count, following_count, tweet_count, listed_count
+        // ("Get my User", https://docs.x.com/x-api/users/get-my-user).
+        const public_metrics = { followers_count: followerCount(store, user), following_count: 42, tweet_count: store.postsOf('x', user.key).length, listed_count: 1 };
+        return { body: { data: { id: user.platformAccountId, name: user.displayName, username: user.handle, ...(wantsPublicMetrics(query) ? { public_metrics } : {}) } } };
       },
     },
   ],
 };
+
+function wantsPublicMetrics(query: Record<string, string>): boolean {
+  return (query['user.fields'] ?? '').split(',').includes('public_metrics');
+}

@@ -5,6 +5,7 @@ import type { SandboxSignIn } from '../sign-in';
 import { AuthorizationCodePlatform, authorizeRoute, formClient, grantedScopes, tokenRoute } from './authorization-code';
 import { oauthError, param } from './oauth-routes';
 import { uploadsPlaylistOf } from '../../dialects/youtube';
+import { followerCount } from '../../dialects/metrics-growth';
 
 const SCOPE_PREFIX = 'https://www.googleapis.com/auth/';
 /** The YouTube Data API scopes ("Identify access scopes", https://developers.google.com/youtube/v3/guides/auth/server-side-web-apps). */
@@ -87,7 +88,8 @@ export const youtubeSignIn: SandboxSignIn = {
     {
       method: 'GET',
       url: '/youtube/v3/channels',
-      operation: 'identity',
+      // Asked for part=statistics it is the account's metrics reading (faults name it 'metrics').
+      operation: ({ query }) => ((query.part ?? '').split(',').includes('statistics') ? 'metrics' : 'identity'),
       handle: (ctx) => {
         if (!ctx.query.part) throw new PlatformRefusal(400, 'required', 'Required parameter: part');
         if (ctx.query.mine !== 'true') throw new PlatformRefusal(400, 'badRequest', 'the sandbox answers channels.list for mine=true only');
@@ -113,6 +115,10 @@ export const youtubeSignIn: SandboxSignIn = {
                 ...(ctx.query.part.split(',').includes('snippet') ? { snippet } : {}),
                 // contentDetails.relatedPlaylists.uploads ("Channels", https://developers.google.com/youtube/v3/docs/channels): the uploads playlist.
                 ...(ctx.query.part.split(',').includes('contentDetails') ? { contentDetails: { relatedPlaylists: { likes: '', uploads: uploadsPlaylistOf(channel.platformAccountId) } } } : {}),
+                // statistics: viewCount, subscriberCount, hiddenSubscriberCount, videoCount, as strings ("Channels", https://developers.google.com/youtube/v3/docs/channels#statistics).
+                ...(ctx.query.part.split(',').includes('statistics')
+                  ? { statistics: { viewCount: '0', subscriberCount: String(followerCount(ctx.store, channel)), hiddenSubscriberCount: false, videoCount: String(ctx.store.postsOf('youtube', channel.key).length) } }
+                  : {}),
               },
             ],
           },

@@ -41,6 +41,10 @@ export const FACEBOOK_SCOPES = [
   'instagram_basic',
   'instagram_content_publish',
   'instagram_manage_comments',
+  // Analytics only (ANALYTICS_ONLY_SCOPES): Page post insights ("Page Insights", https://developers.facebook.com/docs/graph-api/reference/insights)
+  // and IG Media insights (https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/insights).
+  'read_insights',
+  'instagram_manage_insights',
 ];
 
 const DIALOG_HOST = 'https://www.facebook.com';

@@ -35,6 +35,12 @@ export const LINKEDIN_MEMBER_SCOPES = ['openid', 'profile', 'w_member_social'];
  * asked for, so a lost answer on a member account ends outcome_unknown.
  */
 export const LINKEDIN_ORGANIZATION_SCOPES = ['w_organization_social', 'r_organization_social', 'r_organization_admin'];
+/**
+ * Analytics only (ANALYTICS_ONLY_SCOPES), products of the same Community Management API: an organization's share
+ * statistics and follower count (rw_organization_admin), a member's post statistics (r_member_postAnalytics) and
+ * follower count (r_member_profileAnalytics). Asked with the organization scopes, by the apps that hold that API.
+ */
+export const LINKEDIN_ANALYTICS_SCOPES = ['rw_organization_admin', 'r_member_postAnalytics', 'r_member_profileAnalytics'];
 /** Either lets organizationAcls list the member's roles. */
 const ROLE_READING_SCOPES = ['r_organization_admin', 'rw_organization_admin'];
 
@@ -67,7 +73,7 @@ export class LinkedInAuth implements PlatformAuth {
   ) {
     this.oauth = new PlatformHttp(mapOAuthError, ctx.retry);
     this.api = new PlatformHttp(mapLinkedInError, ctx.retry);
-    this.scopes = [...LINKEDIN_MEMBER_SCOPES, ...(options.organizations === false ? [] : LINKEDIN_ORGANIZATION_SCOPES)];
+    this.scopes = [...LINKEDIN_MEMBER_SCOPES, ...(options.organizations === false ? [] : [...LINKEDIN_ORGANIZATION_SCOPES, ...LINKEDIN_ANALYTICS_SCOPES])];
   }
 
   authorizationUrl({ app, state }: AuthorizationRequest): string {

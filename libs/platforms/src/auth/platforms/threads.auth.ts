@@ -27,7 +27,8 @@ import type { AuthorizationRequest, CodeExchange, OAuthApp, PlatformAuth, Signed
  * replies, and deleting the user's own replies (threads_delete: Delete Posts,
  * https://developers.facebook.com/docs/threads/posts/delete-posts).
  */
-export const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_delete'];
+// threads_manage_insights: analytics only (ANALYTICS_ONLY_SCOPES); "Required for making GET calls to insights endpoints" (https://developers.facebook.com/docs/threads/insights).
+export const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_delete', 'threads_manage_insights'];
 
 const AUTHORIZE_HOST = 'https://threads.net';
 const LONG_LIVED_MS = 60 * 86_400_000;

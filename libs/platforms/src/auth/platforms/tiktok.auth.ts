@@ -17,7 +17,8 @@ const TIKTOK_API = 'https://open.tiktokapis.com';
  * public posts ("List Videos", https://developers.tiktok.com/doc/tiktok-api-v2-video-list): how a
  * post whose answer was lost is found.
  */
-export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'video.publish', 'video.upload', 'video.list'];
+// user.info.stats: analytics only (ANALYTICS_ONLY_SCOPES), the follower_count field of Get User Info (https://developers.tiktok.com/doc/tiktok-api-v2-get-user-info).
+export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.publish', 'video.upload', 'video.list'];
 
 /**
  * TikTok Login Kit for Web (https://developers.tiktok.com/doc/login-kit-web): consent at
