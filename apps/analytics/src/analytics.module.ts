@@ -19,7 +19,12 @@ export class AnalyticsModule {
       module: AnalyticsModule,
       imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, AccountsModule, HealthModule, ObservabilityModule],
       providers: [
-        { provide: ConnectorRegistry, useFactory: () => new ConnectorRegistry(platformClientOptions(config)) },
+        {
+          provide: ConnectorRegistry,
+          // A rate-limited read is never waited out inside the call: it fails at once with the wait the
+          // platform named, and the collector pauses that account alone (RateLimitBackoff) while the others go on.
+          useFactory: () => new ConnectorRegistry(platformClientOptions({ ...config, platformRetry: { ...config.platformRetry, maxRateLimitWaitMs: 0 } })),
+        },
         // A refused token is renewed once; one refused for good is reported to the accounts service (needs_reauth).
         ...accountCredentialsProviders(config, CommandReauthReporter),
         { provide: AppendBatcher, useFactory: (store: EventStore) => new AppendBatcher(store), inject: [EVENT_STORE] },
