@@ -113,7 +113,8 @@ async function main(): Promise<void> {
       itemsCollected: collector.totals.itemsCollected - collectedBefore,
       accountsPaused: collector.totals.accountsPaused,
       platformCallsPer1000PostsPerDay: Math.round(per1000(calls)),
-      expectedCallsPer1000PostsPerDay: Math.round((collectionsPerItem(schedule) / (end / DAY_MS)) * 1000 + accounts.length),
+      // The schedule's average when about 1000/90 new posts arrive every day (this run adds none that day: its young items are fewer).
+      steadyStateCallsPer1000PostsPerDay: Math.round((collectionsPerItem(schedule) / (end / DAY_MS)) * 1000),
       collectorAndSandboxCpuMsPer1000PostsPerDay: Math.round(per1000(benchCpuMs)),
       projectorCpuMsPer1000PostsPerDay: Math.round(per1000(projectorCpuMs)),
       cpuMsPerCall: Number((benchCpuMs / Math.max(1, calls)).toFixed(2)),
