@@ -24,7 +24,8 @@ export interface FaultRequest {
   account?: string;
   /**
    * The sandbox operation it hits: 'publish' (the irreversible call, default), 'comment',
-   * 'container', 'upload_session', 'lookup', 'list_comments', or '*' for any.
+   * 'container', 'upload_session', 'lookup', 'list_comments', 'metrics' (the metrics readings:
+   * an item's numbers, an account's followers where asked for them), or '*' for any.
    */
   operation?: string;
   /** How many matching requests it affects; 'always' until cleared. Default 1 (latency: always). */

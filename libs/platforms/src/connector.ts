@@ -182,9 +182,9 @@ export interface PlatformConnector {
    * failure: a 429 is retryable with `retryAfterMs` when the platform named a wait; a token
    * without the analytics scope is `insufficient_platform_scope` (INSUFFICIENT_PLATFORM_SCOPE), not retryable.
    */
-  fetchItemMetrics?(account: ConnectorAccount, platformPostId: string): Promise<ItemMetricsReading>;
+  fetchItemMetrics(account: ConnectorAccount, platformPostId: string): Promise<ItemMetricsReading>;
   /** The account's follower (subscriber) count now. Same failures as fetchItemMetrics. */
-  fetchAccountMetrics?(account: ConnectorAccount): Promise<AccountMetricsReading>;
+  fetchAccountMetrics(account: ConnectorAccount): Promise<AccountMetricsReading>;
 }
 
 /**

@@ -13,3 +13,4 @@ export * from './auth/platform-auth';
 export * from './auth/auth-registry';
 export type { AuthContext } from './auth/auth-context';
 export { pkcePair } from './auth/oauth2';
+export { ANALYTICS_ONLY_SCOPES, isAnalyticsOnlyScope } from './scopes/analytics-scopes';

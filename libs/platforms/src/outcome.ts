@@ -6,8 +6,13 @@ export function published(platformPostId: string, url: string): PublishOutcome {
   return { status: 'published', platformPostId, url };
 }
 
-export function failed(error: PlatformError): PublishOutcome {
-  return { status: 'failed', error };
+/**
+ * A refused publish or comment. Its error is what the post's events record and the API shows: code, message,
+ * retryable. The wait a throttled platform named (retryAfterMs) is for callers that schedule their own retry of
+ * a read (metrics collection) and stays on PlatformCallFailed; the publisher retries with its own policy.
+ */
+export function failed({ code, message, retryable }: PlatformError): PublishOutcome {
+  return { status: 'failed', error: { code, message, retryable } };
 }
 
 /**

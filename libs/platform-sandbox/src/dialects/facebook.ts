@@ -279,18 +279,31 @@ export const facebookDialect: PlatformDialect = {
       return { post_impressions: counts.impressions, post_total_media_view_unique: counts.reach, post_clicks: counts.clicks, post_reactions_like_total: counts.likes, post_video_views: item.media.some((upload) => upload.contentType.startsWith('video/')) ? counts.views : 0 };
     }),
     {
-      // "Page" (https://developers.facebook.com/docs/graph-api/reference/page#Reading): fields followers_count, fan_count, name;
-      // read with the Page's token (pages_read_engagement). Another node is #100 "does not exist".
+      // GET /{id}: a Page ("Page", https://developers.facebook.com/docs/graph-api/reference/page#Reading: followers_count,
+      // fan_count, name) or one of its posts ("Page Post", https://developers.facebook.com/docs/graph-api/reference/pagepost:
+      // `shares` {count}, left out while nobody shared it; `comments.summary(true)` with summary.total_count), read with the
+      // Page's token (pages_read_engagement). Another node is #100 "does not exist". Only the metrics readings call it.
       method: 'GET',
       url: '/:version/:node',
-      operation: ({ query }) => ((query.fields ?? '').split(',').includes('followers_count') ? 'metrics' : 'lookup'),
+      operation: 'metrics',
+      documents: { paths: ['/{version}/{page-id}', '/{version}/{page-post-id}'], of: ({ store, params }) => (store.find('facebook', params.node) ? '/{version}/{page-post-id}' : '/{version}/{page-id}') },
       handle: ({ store, params, query, identity }) => {
-        const page = store.auth.byPlatformId('facebook', params.node);
+        const fields = (query.fields ?? 'name').split(',');
+        const post = store.find('facebook', params.node);
+        if (post) {
+          requireActingFor(identity, (acting) => acting.key === post.account, '200', '(#200) The user does not have permission to read this post');
+          const counts = itemCounts(store, post);
+          const answer: Record<string, unknown> = { id: post.id };
+          if (fields.includes('shares') && counts.shares > 0) answer.shares = { count: counts.shares };
+          if (fields.some((name) => name.startsWith('comments'))) answer.comments = { data: [], summary: { order: 'ranked', total_count: counts.comments, can_comment: true } };
+          return { body: answer };
+        }
+        // The acting Page itself first (sandbox test accounts may share a platform id), else the Page of that id.
+        const page = identity?.platformAccountId === params.node ? identity : store.auth.byPlatformId('facebook', params.node);
         if (!page) throw new PlatformRefusal(400, '100', `(#100) Object with ID '${params.node}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`);
         requireActingFor(identity, (acting) => acting.key === page.key || acting.key === page.ownerKey, '200', '(#200) The user does not have permission to read this Page');
         const all: Record<string, unknown> = { name: page.displayName, followers_count: followerCount(store, page), fan_count: followerCount(store, page) };
-        const fields = (query.fields ?? 'name').split(',').filter((name) => name in all);
-        return { body: { id: page.platformAccountId, ...Object.fromEntries(fields.map((name) => [name, all[name]])) } };
+        return { body: { id: page.platformAccountId, ...Object.fromEntries(fields.filter((name) => name in all).map((name) => [name, all[name]])) } };
       },
     },
     {

@@ -256,17 +256,19 @@ export function containerOrItemRoute(
   userFields?: (store: SandboxStore, user: SandboxIdentity, fields: string[]) => Record<string, unknown>,
 ): PlatformRoute {
   // The node is the platform's account itself (GET /{ig-user-id}?fields=followers_count) when a user route is documented.
-  const userOf = (store: SandboxStore, node: string) => (documented.user && userFields ? store.auth.byPlatformId(platform, node) : undefined);
+  // The acting account itself first (sandbox test accounts may share a platform id), else the account of that id.
+  const userOf = (store: SandboxStore, node: string, acting: SandboxIdentity | null) =>
+    documented.user && userFields ? (acting?.platformAccountId === node ? acting : store.auth.byPlatformId(platform, node)) : undefined;
   return {
     method: 'GET',
     url: '/:version/:node',
-    operation: ({ store, params }) => (userOf(store, params.node) ? 'metrics' : 'lookup'),
+    operation: ({ store, params, identity }) => (userOf(store, params.node, identity) ? 'metrics' : 'lookup'),
     documents: {
       paths: [documented.container, documented.item, ...(documented.user ? [documented.user] : [])],
-      of: ({ store, params }) => (store.pending.has(params.node) ? documented.container : userOf(store, params.node) ? documented.user! : documented.item),
+      of: ({ store, params, identity }) => (store.pending.has(params.node) ? documented.container : userOf(store, params.node, identity) ? documented.user! : documented.item),
     },
     handle: ({ store, params, query, identity }) => {
-      const user = userOf(store, params.node);
+      const user = userOf(store, params.node, identity);
       if (user && userFields) {
         requireActingFor(identity, (acting) => acting.key === user.key || acting.key === user.ownerKey, '10', '(#10) The user does not have permission to read this account');
         return { body: { id: user.platformAccountId, ...userFields(store, user, (query.fields ?? '').split(',').filter(Boolean)) } };

@@ -185,8 +185,8 @@ export const threadsDialect: PlatformDialect = {
       url: '/:version/:node/threads_insights',
       operation: 'metrics',
       handle: ({ store, params, query, identity }) => {
-        const user = params.node === 'me' ? identity! : store.auth.byPlatformId('threads', params.node);
-        if (!user || user.key !== identity!.key) throw new PlatformRefusal(403, '10', '(#10) The user does not have permission to read these insights');
+        const user = params.node === 'me' || params.node === identity!.platformAccountId ? identity! : undefined;
+        if (!user) throw new PlatformRefusal(403, '10', '(#10) The user does not have permission to read these insights');
         const offered = ['views', 'likes', 'replies', 'reposts', 'quotes', 'clicks', 'followers_count', 'follower_demographics'];
         const asked = required(query.metric, 'metric', '100').split(',');
         const unknown = asked.find((name) => !offered.includes(name));

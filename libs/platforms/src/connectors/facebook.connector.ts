@@ -173,18 +173,22 @@ export class FacebookConnector implements PlatformConnector {
    * Page post insights (https://developers.facebook.com/docs/graph-api/reference/insights#page-posts; read_insights
    * with the Page token): post_impressions, post_total_media_view_unique (reach; post_impressions_unique's
    * replacement, https://developers.facebook.com/docs/platforminsights/page/deprecated-metrics), post_clicks,
-   * post_reactions_like_total. Comments and shares are the post's own fields, not insights: not read here (null),
-   * nor saves or video views (post_video_views is for video posts only).
+   * post_reactions_like_total; and the post's own fields ("Page Post", https://developers.facebook.com/docs/graph-api/reference/pagepost;
+   * pages_read_engagement): comments.summary(true) total_count, and shares.count, which Graph leaves out while
+   * nobody shared the post (so an answered post without it has 0 shares). No saves or video views: null.
    */
   async fetchItemMetrics(account: ConnectorAccount, platformPostId: string): Promise<ItemMetricsReading> {
     const metric = 'post_impressions,post_total_media_view_unique,post_clicks,post_reactions_like_total';
-    const response = await readingMetrics(
-      () => this.http.send({ method: 'GET', url: `${this.graph}/${encodeURIComponent(platformPostId)}/insights?metric=${metric}`, headers: bearer(account) }),
-      ['permission_denied'],
-      ['read_insights', 'pages_read_engagement'],
-    );
-    const raw = graphInsightValues(response.body);
-    return { metrics: itemMetrics({ impressions: raw.post_impressions, reach: raw.post_total_media_view_unique, clicks: raw.post_clicks, likes: raw.post_reactions_like_total }), raw };
+    const node = `${this.graph}/${encodeURIComponent(platformPostId)}`;
+    const [insights, post] = await Promise.all([
+      readingMetrics(() => this.http.send({ method: 'GET', url: `${node}/insights?metric=${metric}`, headers: bearer(account) }), ['permission_denied'], ['read_insights', 'pages_read_engagement']),
+      readingMetrics(() => this.http.send({ method: 'GET', url: `${node}?fields=${encodeURIComponent('shares,comments.summary(true).limit(0)')}`, headers: bearer(account) }), ['permission_denied'], ['pages_read_engagement']),
+    ]);
+    const raw: Record<string, unknown> = { ...graphInsightValues(insights.body), shares: at(post.body, 'shares', 'count') ?? 0, comments: at(post.body, 'comments', 'summary', 'total_count') };
+    return {
+      metrics: itemMetrics({ impressions: raw.post_impressions, reach: raw.post_total_media_view_unique, clicks: raw.post_clicks, likes: raw.post_reactions_like_total, comments: raw.comments, shares: raw.shares }),
+      raw,
+    };
   }
 
   /** The Page's followers_count ("Page", https://developers.facebook.com/docs/graph-api/reference/page#Reading; pages_read_engagement). */

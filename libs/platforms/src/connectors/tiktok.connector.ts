@@ -146,7 +146,8 @@ export class TikTokConnector implements PlatformConnector {
    * (https://developers.tiktok.com/doc/tiktok-api-v2-video-object). TikTok gives no impressions, reach, saves or
    * clicks here: null. A video TikTok has not made public yet (or an id that is still a publish_id) is not answered.
    */
-  async fetchItemMetrics(account: ConnectorAccount, platformPostId: string): Promise<ItemMetricsReading> {
+  async fetchItemMetrics(account: ConnectorAccount, publishedId: string): Promise<ItemMetricsReading> {
+    const platformPostId = await this.videoIdOf(account, publishedId);
     const response = await readingMetrics(
       () =>
         this.http.send({
@@ -163,6 +164,20 @@ export class TikTokConnector implements PlatformConnector {
     const fields = rawObject(video, 'video');
     const raw = { view_count: fields.view_count, like_count: fields.like_count, comment_count: fields.comment_count, share_count: fields.share_count };
     return { metrics: itemMetrics({ videoViews: raw.view_count, likes: raw.like_count, comments: raw.comment_count, shares: raw.share_count }), raw };
+  }
+
+  /**
+   * The video id behind what publishing answered: the id itself, or, when the publish answered before TikTok made
+   * the video public (a publish_id, "v_pub_..."), the id its status now names ("Get Post Status",
+   * https://developers.tiktok.com/doc/content-posting-api-reference-get-video-status: publicaly_available_post_id).
+   * Still processing: retryable `item_not_public_yet`.
+   */
+  private async videoIdOf(account: ConnectorAccount, publishedId: string): Promise<string> {
+    if (!publishedId.startsWith('v_pub')) return publishedId;
+    const status = await this.postStatus(account, publishedId);
+    if (status?.state === 'complete' && status.postId) return status.postId;
+    if (status?.state === 'failed') throw metricsItemNotFound(publishedId);
+    throw new PlatformCallFailed({ code: 'item_not_public_yet', message: `TikTok has not made ${publishedId} public yet`, retryable: true });
   }
 
   /**

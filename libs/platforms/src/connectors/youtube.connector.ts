@@ -275,8 +275,11 @@ export function mapYouTubeError(response: PlatformResponse): PlatformError {
   const reason = stringAt(response.body, 'error', 'errors', 0, 'reason');
   const expired = arrayAt(response.body, 'error', 'details').some((detail) => stringAt(detail, 'reason') === 'ACCESS_TOKEN_EXPIRED');
   const tokenRefused = response.status === 401 ? (expired ? 'access_token_expired' : 'access_token_invalid') : undefined;
+  // Throttling, whether a 429 or the 403 rateLimitExceeded / userRateLimitExceeded the errors page lists
+  // (https://developers.google.com/youtube/v3/docs/errors), is the one code every connector gives it.
+  const throttled = response.status === 429 || reason === 'rateLimitExceeded' || reason === 'userRateLimitExceeded';
   return {
-    code: tokenRefused ?? (reason ? snakeCase(reason) : codeForStatus(response.status)),
+    code: tokenRefused ?? (throttled ? 'rate_limited' : reason ? snakeCase(reason) : codeForStatus(response.status)),
     message: stringAt(response.body, 'error', 'message') ?? `YouTube answered HTTP ${response.status}`,
     retryable: reason === 'quotaExceeded' ? false : isTransientStatus(response.status) || (reason !== undefined && TRANSIENT_REASONS.has(reason)),
   };

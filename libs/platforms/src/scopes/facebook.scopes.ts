@@ -22,9 +22,10 @@ export const FACEBOOK_DOCUMENTED_SCOPES: ScopeTable = [
   { method: 'POST', path: '/{version}/{comment-id}', anyOf: [ENGAGE], doc: 'https://developers.facebook.com/docs/graph-api/reference/comment#updating' },
   { method: 'DELETE', path: '/{version}/{comment-id}', anyOf: [ENGAGE], doc: 'https://developers.facebook.com/docs/graph-api/reference/comment#deleting' },
   // Analytics: a Page post's insights need read_insights with the Page token ("Page Insights", Permissions); the Page's
-  // followers_count is a Page field read with pages_read_engagement ("Page", Reading).
+  // followers_count is a Page field, and a post's shares and comments summary Page Post fields, read with pages_read_engagement.
   { method: 'GET', path: '/{version}/{page-post-id}/insights', anyOf: [['read_insights', 'pages_read_engagement']], doc: 'https://developers.facebook.com/docs/graph-api/reference/insights#permissions' },
   { method: 'GET', path: '/{version}/{page-id}', anyOf: [['pages_read_engagement']], doc: 'https://developers.facebook.com/docs/graph-api/reference/page#Reading' },
+  { method: 'GET', path: '/{version}/{page-post-id}', anyOf: [['pages_read_engagement']], doc: 'https://developers.facebook.com/docs/graph-api/reference/pagepost#read' },
   // Sign-in: the user's own id and name need no permission beyond the default public_profile; their pages need pages_show_list.
   { method: 'GET', path: '/{version}/me', anyOf: [[]], doc: 'https://developers.facebook.com/docs/graph-api/reference/user#Reading' },
   { method: 'GET', path: '/{version}/me/accounts', anyOf: [['pages_show_list']], doc: 'https://developers.facebook.com/docs/graph-api/reference/user/accounts' },

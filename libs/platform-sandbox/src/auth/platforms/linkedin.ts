@@ -23,8 +23,16 @@ import { consentingUser, issuedToAnotherClient, missingParam, oauthError, param,
 const ACCESS_TTL_SECONDS = 60 * 86_400;
 const REFRESH_TTL_SECONDS = 365 * 86_400;
 
-/** The permissions an app can hold for these products (Sign In with OpenID Connect, Share on LinkedIn, Community Management). */
-const SCOPES = new Set(['openid', 'profile', 'email', 'w_member_social', 'r_member_social', 'w_organization_social', 'r_organization_social', 'r_organization_admin', 'rw_organization_admin']);
+/**
+ * The permissions an app can hold for these products (Sign In with OpenID Connect, Share on LinkedIn, Community
+ * Management, whose member analytics pages name r_member_postAnalytics and r_member_profileAnalytics:
+ * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/members/post-statistics,
+ * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/members/follower-statistics).
+ */
+const SCOPES = new Set([
+  'openid', 'profile', 'email', 'w_member_social', 'r_member_social', 'w_organization_social', 'r_organization_social', 'r_organization_admin', 'rw_organization_admin',
+  'r_member_postAnalytics', 'r_member_profileAnalytics',
+]);
 
 /** LinkedIn's answer to a code it will not exchange (the same text for every cause). */
 const BAD_CODE = 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists';

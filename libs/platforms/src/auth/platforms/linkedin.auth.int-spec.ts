@@ -2,7 +2,7 @@ import type { ConnectorAccount, PublishRequest } from '../../connector';
 import type { AuthContext } from '../auth-context';
 import { PlatformAuthRegistry } from '../auth-registry';
 import type { OAuthApp, PlatformAuth } from '../platform-auth';
-import { LINKEDIN_MEMBER_SCOPES, LINKEDIN_ORGANIZATION_SCOPES, LinkedInAuth } from './linkedin.auth';
+import { LINKEDIN_ANALYTICS_SCOPES, LINKEDIN_MEMBER_SCOPES, LINKEDIN_ORGANIZATION_SCOPES, LinkedInAuth } from './linkedin.auth';
 import { connectorAccount, consent, oauthFlow, refusal, sandboxPerTest, TEST_RETRY } from './sign-in.test-support';
 
 /**
@@ -45,7 +45,7 @@ it("sends the member to LinkedIn's consent page for OpenID Connect, Share on Lin
     client_id: app.clientId,
     redirect_uri: CALLBACK,
     state: 'st',
-    scope: 'openid profile w_member_social w_organization_social r_organization_social r_organization_admin',
+    scope: 'openid profile w_member_social w_organization_social r_organization_social r_organization_admin rw_organization_admin r_member_postAnalytics r_member_profileAnalytics',
   });
   const memberOnly = new URL(new LinkedInAuth(real, { organizations: false }).authorizationUrl({ app, state: 'st', codeChallenge: 'ch', instanceUrl: null }));
   expect(memberOnly.searchParams.get('scope')).toBe('openid profile w_member_social');
@@ -54,7 +54,7 @@ it("sends the member to LinkedIn's consent page for OpenID Connect, Share on Lin
 it('signs a member in: the member (urn:li:person:<sub>) and each organization they administer, all posting with the member token; another organization is refused', async () => {
   const { member, acme, globex } = provisionMember();
   const tokens = await env.auth.exchangeCode({ app, code: (await authorize(member.key)).code, codeVerifier: 'unused', instanceUrl: null });
-  expect(tokens.scopes).toEqual([...LINKEDIN_MEMBER_SCOPES, ...LINKEDIN_ORGANIZATION_SCOPES]);
+  expect(tokens.scopes).toEqual([...LINKEDIN_MEMBER_SCOPES, ...LINKEDIN_ORGANIZATION_SCOPES, ...LINKEDIN_ANALYTICS_SCOPES]);
   expect(days(tokens.expiresAt)).toBeCloseTo(60, 2);
   expect(days(tokens.refreshTokenExpiresAt)).toBeCloseTo(365, 2);
 

@@ -33,7 +33,7 @@ it("sends the user to TikTok's web consent page with the client key, comma-separ
   expect(`${url.origin}${url.pathname}`).toBe('https://www.tiktok.com/v2/auth/authorize/');
   expect(Object.fromEntries(url.searchParams)).toEqual({
     client_key: app.clientId,
-    scope: 'user.info.basic,user.info.profile,video.publish,video.upload,video.list',
+    scope: 'user.info.basic,user.info.profile,user.info.stats,video.publish,video.upload,video.list',
     response_type: 'code',
     redirect_uri: CALLBACK,
     state: 'st',
