@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { connect, JSONCodec, Msg, NatsConnection } from 'nats';
-import { AccountEventType, CommentEventType, EventEnvelope, Platform, PostEventType, Subjects } from '@app/contracts';
+import { AccountEventType, AccountMetricsEvent, CommentEventType, EventEnvelope, Platform, PostEventType, PostMetricsEvent, Subjects } from '@app/contracts';
 import { TEST_NATS_URL, until } from '@app/testing';
 import { buildAsyncApiDocument } from '../../apps/gateway/src/openapi/asyncapi/asyncapi-document';
 import { DOCUMENT_FILES, serialize } from '../../apps/gateway/src/openapi/write-documents';
@@ -19,6 +19,7 @@ const COMMENT_EVENT_TYPES: Record<CommentEventType, true> = {
   CommentReceived: true, CommentReplyStarted: true, CommentReplied: true, CommentHidden: true, CommentUnhidden: true, CommentReplyDeleted: true, CommentReclassified: true,
 };
 const ACCOUNT_EVENT_TYPES: Record<AccountEventType, true> = { AccountConnected: true, AccountReauthRequired: true, AccountDisconnected: true };
+const METRICS_EVENT_TYPES: Record<PostMetricsEvent['type'] | AccountMetricsEvent['type'], true> = { ItemMetricsObserved: true, ItemMetricsCollectionFailed: true, AccountMetricsObserved: true };
 
 type AsyncApi = { channels: Record<string, { address: string }>; components: { messages: Record<string, { payload: { $ref: string } }> } };
 
@@ -55,7 +56,9 @@ describe('AsyncAPI document', () => {
   });
 
   it('documents every event type of the contract unions, and nothing else', () => {
-    expect(Object.keys(committed.components.messages).sort()).toEqual([...Object.keys(POST_EVENT_TYPES), ...Object.keys(COMMENT_EVENT_TYPES), ...Object.keys(ACCOUNT_EVENT_TYPES)].sort());
+    expect(Object.keys(committed.components.messages).sort()).toEqual([...Object.keys(POST_EVENT_TYPES), ...Object.keys(COMMENT_EVENT_TYPES), ...Object.keys(ACCOUNT_EVENT_TYPES), ...Object.keys(METRICS_EVENT_TYPES)].sort());
+    expect(committed.channels.ItemMetricsObserved.address).toBe('social.v1.postmetrics.ItemMetricsObserved');
+    expect(committed.channels.AccountMetricsObserved.address).toBe('social.v1.accountmetrics.AccountMetricsObserved');
     expect(committed.channels.AccountReauthRequired.address).toBe('social.v1.accounts.AccountReauthRequired');
     expect(committed.channels.PostCreated.address).toBe('social.v1.posts.PostCreated');
     expect(committed.channels.CommentReplied.address).toBe('social.v1.comments.CommentReplied');

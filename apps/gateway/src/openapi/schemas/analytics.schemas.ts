@@ -43,12 +43,6 @@ export class ItemMetricsPointSchema implements ItemMetricsPoint {
   @ApiProperty({ type: ItemMetricsSchema }) metrics!: ItemMetricsSchema;
 }
 
-export class MetricsCollectionErrorSchema implements MetricsCollectionError {
-  @ApiProperty({ description: "the platform's refusal, e.g. insufficient_platform_scope (sign the account in again to grant it)" }) code!: string;
-  @ApiProperty() message!: string;
-  @ApiProperty(dateTime) failedAt!: string;
-}
-
 export class AccountItemMetricsSchema implements AccountItemMetrics {
   @ApiProperty({ format: 'uuid' }) accountId!: string;
   @ApiProperty({ enum: PLATFORMS }) platform!: string;
@@ -56,7 +50,19 @@ export class AccountItemMetricsSchema implements AccountItemMetrics {
   @ApiProperty(dateTime) publishedAt!: string;
   @ApiProperty({ type: ItemMetricsSchema, nullable: true, description: 'the latest numbers; null before the first collection' }) metrics!: ItemMetricsSchema | null;
   @ApiProperty({ ...dateTime, nullable: true }) collectedAt!: string | null;
-  @ApiProperty({ type: MetricsCollectionErrorSchema, nullable: true, description: 'the last refusal since the last collection' }) error!: MetricsCollectionErrorSchema | null;
+  // Inline rather than a $ref: OpenAPI 3.0's nullable does not reach through allOf.
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    required: ['code', 'message', 'failedAt'],
+    properties: {
+      code: { type: 'string', description: "the platform's refusal, e.g. insufficient_platform_scope (connect the account again to grant it)" },
+      message: { type: 'string' },
+      failedAt: { type: 'string', format: 'date-time' },
+    },
+    description: 'the last refusal since the last collection; null when none',
+  })
+  error!: MetricsCollectionError | null;
   @ApiPropertyOptional({ type: [ItemMetricsPointSchema], description: 'only with history=1: every observation, oldest first' }) history?: ItemMetricsPointSchema[];
 }
 
