@@ -8,6 +8,7 @@ import { appendSampleStreams, SampleStreams } from '../../../../test/support/pro
 import { ReadStream } from '../in-revision-order';
 import { POST_VIEWS } from '../post-views/post-views.read-model';
 import { ReadModel } from '../read-model';
+import { verifyProjections } from '../verify/verify-projections';
 import { ACCOUNT_METRICS, POST_METRICS } from './metrics.read-models';
 
 /**
@@ -125,6 +126,19 @@ describe('post_metrics', () => {
     const postEvents = metricEvents.filter((e) => e.streamId.startsWith('postmetric-'));
     await project(POST_METRICS, [[postEvents[2]], postEvents]);
     expect(await rows(POST_METRICS)).toEqual(before);
+  });
+});
+
+describe('npm run verify-projections', () => {
+  it('finds the analytics rows equal to a fresh fold of their streams, and names a damaged column', async () => {
+    const reportOf = async () => (await verifyProjections({ pool: db.pool, databaseUrl: db.url })).views.filter((v) => v.view.endsWith('_metrics'));
+    expect(await reportOf()).toEqual([
+      { view: 'post_metrics', rowsChecked: 1, differing: [], missing: [], withoutStream: [] },
+      { view: 'account_metrics', rowsChecked: 1, differing: [], missing: [], withoutStream: [] },
+    ]);
+    await db.pool.query('UPDATE post_metrics SET likes = 999');
+    expect((await reportOf())[0].differing).toEqual([{ id: sample.publishedPostId, columns: ['likes'] }]);
+    await db.pool.query('UPDATE post_metrics SET likes = 10');
   });
 });
 
