@@ -1,6 +1,7 @@
 import { AccountItemMetrics, ItemMetrics, METRIC_NAMES, Platform, PLATFORMS } from '@app/contracts';
 import { documentedConsent } from '@app/platform-sandbox';
 import { MetricsCollector } from '../../apps/analytics/src/collect/metrics-collector';
+import { rebuildProjections } from '../../apps/projector/src/rebuild/rebuild-projections';
 import { RateLimitBackoff } from '../../apps/analytics/src/collect/rate-limit-backoff';
 import { ANALYTICS_ONLY_SCOPES } from '../../libs/platforms/src/scopes/analytics-scopes';
 import { connectSandboxAccount } from '../../tools/local/connect-sandbox-account';
@@ -162,6 +163,27 @@ describe('analytics', () => {
     // No further call for the limited account inside the wait; the other account kept being collected.
     expect(sandbox().requestCount({ account: limited.token, operation: 'metrics' })).toBe(callsAfter429);
     expect((await metricsOf(postId)).find((a) => a.accountId === other.id)!.collectedAt).not.toBe(otherBefore);
+  });
+
+  it('rebuilds the analytics read models alone (--only), to the same answers', async () => {
+    // Collection stopped, and the read models settled, so that the answers before and after compare.
+    await stack.stopApp('analytics');
+    try {
+      const answers = async () => ({ metrics: await metricsOf(postId, true), top: (await stack.request('GET', '/api/v1/analytics/posts?limit=50', { key })).body });
+      let before = await answers();
+      for (let settled = false; !settled; ) {
+        await sleep(500);
+        const again = await answers();
+        settled = JSON.stringify(again) === JSON.stringify(before);
+        before = again;
+      }
+      await stack.db.pool.query('DELETE FROM post_metric_observations; UPDATE post_metrics SET likes = 0');
+      const reports = await rebuildProjections({ pool: stack.db.pool, databaseUrl: stack.db.url, only: ['post_metrics', 'account_metrics'] });
+      expect(reports.map((r) => r.readModel)).toEqual(['post_metrics', 'account_metrics']);
+      expect(await answers()).toEqual(before);
+    } finally {
+      await stack.startApp('analytics');
+    }
   });
 
   it.each([
