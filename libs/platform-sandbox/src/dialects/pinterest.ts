@@ -137,6 +137,10 @@ export const pinterestDialect: PlatformDialect = {
         const start = required(query.start_date, 'start_date', '1');
         const end = required(query.end_date, 'end_date', '1');
         if (!day.test(start) || !day.test(end) || start > end) throw invalid('start_date and end_date must be dates (YYYY-MM-DD), start not after end');
+        // On the sandbox's clock: "start_date ... cannot be more than 90 days back from today", end_date not after today.
+        const today = new Date(store.auth.now()).toISOString().slice(0, 10);
+        const earliest = new Date(store.auth.now() - 90 * 86_400_000).toISOString().slice(0, 10);
+        if (start < earliest || end > today) throw invalid(`start_date must be at most 90 days back (${earliest}) and end_date not after today (${today})`);
         const types = required(query.metric_types, 'metric_types', '1').split(',');
         const pin = store.find('pinterest', params.pinId);
         if (!pin) throw new PlatformRefusal(404, '50', 'Pin not found.');
