@@ -3,7 +3,7 @@ import { documentedConsent } from '@app/platform-sandbox';
 import { MetricsCollector } from '../../apps/analytics/src/collect/metrics-collector';
 import { rebuildProjections } from '../../apps/projector/src/rebuild/rebuild-projections';
 import { RateLimitBackoff } from '../../apps/analytics/src/collect/rate-limit-backoff';
-import { ANALYTICS_ONLY_SCOPES } from '../../libs/platforms/src/scopes/analytics-scopes';
+import { ANALYTICS_ONLY_SCOPES } from '@app/platforms';
 import { connectSandboxAccount } from '../../tools/local/connect-sandbox-account';
 import { TestStack, tokenOf } from '../support/test-stack';
 
