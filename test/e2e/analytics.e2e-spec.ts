@@ -6,6 +6,7 @@ import { RateLimitBackoff } from '../../apps/analytics/src/collect/rate-limit-ba
 import { ANALYTICS_ONLY_SCOPES } from '@app/platforms';
 import { connectSandboxAccount } from '../../tools/local/connect-sandbox-account';
 import { TestStack, tokenOf } from '../support/test-stack';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * Issue 24 through HTTP: a post published to every platform on the sandbox has its numbers
@@ -25,6 +26,9 @@ describe('analytics', () => {
   let postId: string;
   const accounts = new Map<Platform, { id: string; token: string }>();
   const sandbox = () => stack.sandbox!.control;
+  /** Endpoints of the workspace: one names post.metrics_updated, the other only post.published. */
+  let optedIn: WebhookReceiver;
+  let notOptedIn: WebhookReceiver;
 
   async function metricsOf(id: string, history = false): Promise<AccountItemMetrics[]> {
     const answer = await stack.request('GET', `/api/v1/posts/${id}/metrics${history ? '?history=1' : ''}`, { key });
@@ -56,23 +60,36 @@ describe('analytics', () => {
   }
 
   beforeAll(async () => {
+    [optedIn, notOptedIn] = [await WebhookReceiver.start(), await WebhookReceiver.start()];
     stack = await TestStack.start({
       sandbox: true,
       overrides: {
+        webhookAllowedHosts: [optedIn.host, notOptedIn.host],
+        webhookDispatchIntervalMs: 200,
+        webhookTimeoutMs: 1_000,
         // The collector's tick and the schedule made fast: the first collection at once, then every 300 ms.
         analyticsTickMs: 100,
         analyticsSchedule: { firstAfterMs: 0, steps: [{ everyMs: 300, untilMs: 24 * 3_600_000 }] },
         analyticsFollowersIntervalMs: 300,
       },
     });
-    ({ key, workspaceId } = await stack.workspace(['read', 'write', 'publish']));
+    ({ key, workspaceId } = await stack.workspace(['read', 'write', 'publish', 'webhooks']));
+    for (const [receiver, events] of [[optedIn, ['post.metrics_updated']], [notOptedIn, ['post.published']]] as const) {
+      const endpoint = await stack.request('POST', '/api/v1/webhooks', { key, body: { url: receiver.url, events } });
+      expect(endpoint.status).toBe(201);
+      receiver.secrets = [endpoint.body.secret];
+    }
     for (const platform of PLATFORMS) {
       const connected = await stack.connect(workspaceId, platform, `@metrics-${platform}`, platform === 'pinterest' ? { boardId: 'board-metrics' } : undefined);
       accounts.set(platform, { id: connected.id, token: tokenOf(connected.handle) });
     }
     postId = await publish([...accounts.values()].map((a) => a.id), 'How did it do?');
   }, 120_000);
-  afterAll(() => stack?.stop());
+  afterAll(async () => {
+    await stack?.stop();
+    await optedIn?.close();
+    await notOptedIn?.close();
+  });
   afterEach(() => sandbox().clearFaults());
 
   describe.each(PLATFORMS)('%s', (platform) => {
@@ -102,6 +119,27 @@ describe('analytics', () => {
       expect(view).toMatchObject({ accountId, platform, followers: expect.any(Number) });
       expect(view.totals.posts).toBe(1);
     });
+  });
+
+  it('sends post.metrics_updated, signed, to the endpoint that names it, and never to one that does not', async () => {
+    const updates = () => optedIn.delivered.filter((r) => r.payload.type === 'post.metrics_updated' && r.payload.data.postId === postId);
+    await until('post.metrics_updated deliveries', async () => updates().length >= PLATFORMS.length);
+    for (const update of updates()) {
+      expect(update.verified).toBe(true);
+      expect(update.payload.data).toEqual({
+        postId,
+        accountId: expect.any(String),
+        platform: expect.any(String),
+        platformPostId: expect.any(String),
+        metrics: expect.any(Object),
+        changed: expect.arrayContaining([expect.any(String)]),
+        observedAt: expect.any(String),
+      });
+      expect(Object.keys(update.payload.data.metrics).sort()).toEqual([...METRIC_NAMES].sort());
+    }
+    expect(new Set(updates().map((u) => u.payload.data.platform))).toEqual(new Set(PLATFORMS));
+    await until('post.published on the other endpoint', async () => notOptedIn.delivered.some((r) => r.payload.type === 'post.published'));
+    expect(notOptedIn.delivered.filter((r) => r.payload.type === 'post.metrics_updated')).toEqual([]);
   });
 
   it('shows the summary in the posts list, ranks the items, and draws the curves as SVG', async () => {
