@@ -7,6 +7,7 @@ import { PG_POOL } from '@app/database';
 import { foldEvents } from '@app/decider';
 import { AppendBatcher, toNewEvents } from '@app/event-store';
 import { ConnectorRegistry, PlatformCallFailed } from '@app/platforms';
+import { metricsCollections } from '@app/observability';
 import { PeriodicTask } from '@app/runtime';
 import { nextCollectionAt } from '../domain/collection-schedule';
 import { decide, evolve, ItemMetricsCommand, ItemMetricsState } from '../domain/item-metrics.decider';
@@ -148,6 +149,7 @@ export class MetricsCollector implements OnApplicationBootstrap, OnApplicationSh
       pass.platformCalls++;
       const reading = await this.credentials.run(item.accountId, (acting) => connector.fetchItemMetrics!(acting, item.platformPostId));
       if (isUnavailable(reading)) {
+        metricsCollections.inc({ platform: item.platform, kind: 'item', outcome: 'unavailable' });
         // Disconnected, or waiting for its user to sign in again: tried again at the item's next slot.
         await this.store.itemCollected(item, due.state, next());
         return false;
@@ -155,8 +157,11 @@ export class MetricsCollector implements OnApplicationBootstrap, OnApplicationSh
       this.backoff.succeeded(key);
       command = { type: 'RecordItemMetrics', item, reading, observedAt: now };
       pass.itemsCollected++;
+      metricsCollections.inc({ platform: item.platform, kind: 'item', outcome: 'collected' });
     } catch (error) {
       if (!(error instanceof PlatformCallFailed)) throw error;
+      const outcome = error.error.code === 'rate_limited' ? 'rate_limited' : error.error.retryable ? 'failed' : 'refused';
+      metricsCollections.inc({ platform: item.platform, kind: 'item', outcome });
       if (error.error.code === 'rate_limited') {
         const pause = this.backoff.rateLimited(key, Date.now(), error.error.retryAfterMs);
         this.logger.warn(`${item.platform} rate-limited account ${item.accountId}; its numbers are collected again in ${Math.round(pause / 1000)} s`);
@@ -193,8 +198,10 @@ export class MetricsCollector implements OnApplicationBootstrap, OnApplicationSh
       await this.record(accountMetricsStreamId(account.accountId), account.workspaceId, [event]);
       await this.store.accountCollected(account.accountId, now, next);
       pass.accountsCollected++;
+      metricsCollections.inc({ platform: account.platform, kind: 'followers', outcome: 'collected' });
     } catch (error) {
       if (!(error instanceof PlatformCallFailed)) throw error;
+      metricsCollections.inc({ platform: account.platform, kind: 'followers', outcome: error.error.code === 'rate_limited' ? 'rate_limited' : error.error.retryable ? 'failed' : 'refused' });
       if (error.error.code === 'rate_limited') {
         this.backoff.rateLimited(key, Date.now(), error.error.retryAfterMs);
         return;
