@@ -203,6 +203,24 @@ describe('analytics', () => {
     expect((await metricsOf(postId)).find((a) => a.accountId === other.id)!.collectedAt).not.toBe(otherBefore);
   });
 
+  it("leaves an item its platform failed to answer (an outage) for its next slot, records no refusal, and holds back no other account's", async () => {
+    const down = accounts.get('bluesky')!;
+    const other = accounts.get('x')!;
+    const collectedAt = async (accountId: string) => (await metricsOf(postId)).find((a) => a.accountId === accountId)!.collectedAt;
+    const callsBefore = sandbox().requestCount({ account: down.token, operation: 'metrics' });
+    sandbox().addFault({ platform: 'bluesky', account: down.token, operation: 'metrics', times: 'always', fault: { type: 'error', status: 503, message: 'down' } });
+    await until('a failed call', async () => sandbox().requestCount({ account: down.token, operation: 'metrics' }) > callsBefore + 1);
+    await sleep(300);
+    const [downBefore, otherBefore] = [await collectedAt(down.id), await collectedAt(other.id)];
+    await sleep(1_500);
+    expect(await collectedAt(down.id)).toBe(downBefore);
+    expect(await collectedAt(other.id)).not.toBe(otherBefore);
+    const { rows } = await stack.db.pool.query(`SELECT count(*)::int AS n FROM events WHERE type = 'ItemMetricsCollectionFailed' AND data->>'accountId' = $1`, [down.id]);
+    expect(rows[0].n).toBe(0);
+    sandbox().clearFaults();
+    await until('collection after the outage', async () => (await collectedAt(down.id)) !== downBefore);
+  });
+
   it('rebuilds the analytics read models alone (--only), to the same answers', async () => {
     // Collection stopped, and the read models settled, so that the answers before and after compare.
     await stack.stopApp('analytics');

@@ -134,7 +134,16 @@ export class MetricsCollector implements OnApplicationBootstrap, OnApplicationSh
       pass.accountsPaused++;
       return;
     }
-    for (const due of items) if (!(await this.collectItem(key, due, pass))) return;
+    for (const due of items) {
+      try {
+        if (!(await this.collectItem(key, due, pass))) return;
+      } catch (error) {
+        // Anything unforeseen (a connector's bug, a lost answer): this item waits for its next slot, the account's others go on.
+        this.logger.warn(`analytics collection of ${due.item.platform} item ${due.item.platformPostId} failed: ${error instanceof Error ? error.message : String(error)}`);
+        const next = nextCollectionAt(this.config.analyticsSchedule, due.item.publishedAt, this.config.now());
+        await this.store.itemCollected(due.item, due.state, next).catch(() => undefined);
+      }
+    }
     if (account) await this.collectFollowers(key, account, pass);
   }
 
