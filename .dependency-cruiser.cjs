@@ -70,7 +70,7 @@ module.exports = {
     },
     {
       name: 'gateway-never-reaches-a-connector',
-      comment: 'Platform calls happen in the publisher, comments and accounts services; the gateway process loads no connector.',
+      comment: 'Platform calls happen in the publisher, comments, accounts and analytics services; the gateway process loads no connector.',
       severity: 'error',
       from: { path: '^apps/gateway/' },
       to: { path: PLATFORMS, reachable: true },

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { connect, JSONCodec, Msg, NatsConnection } from 'nats';
-import { AccountEventType, CommentEventType, EventEnvelope, Platform, PostEventType, QueueEventType, Subjects } from '@app/contracts';
+import { AccountEventType, AccountMetricsEvent, CommentEventType, EventEnvelope, Platform, PostEventType, PostMetricsEvent, QueueEventType, Subjects } from '@app/contracts';
 import { TEST_NATS_URL, until } from '@app/testing';
 import { buildAsyncApiDocument } from '../../apps/gateway/src/openapi/asyncapi/asyncapi-document';
 import { DOCUMENT_FILES, serialize } from '../../apps/gateway/src/openapi/write-documents';
@@ -21,6 +21,7 @@ const COMMENT_EVENT_TYPES: Record<CommentEventType, true> = {
 };
 const ACCOUNT_EVENT_TYPES: Record<AccountEventType, true> = { AccountConnected: true, AccountReauthRequired: true, AccountDisconnected: true };
 const QUEUE_EVENT_TYPES: Record<QueueEventType, true> = { PostingScheduleSet: true, QueueSlotClaimed: true, QueueSlotReleased: true };
+const METRICS_EVENT_TYPES: Record<PostMetricsEvent['type'] | AccountMetricsEvent['type'], true> = { ItemMetricsObserved: true, ItemMetricsCollectionFailed: true, AccountMetricsObserved: true };
 
 type AsyncApi = { channels: Record<string, { address: string }>; components: { messages: Record<string, { payload: { $ref: string } }> } };
 
@@ -57,8 +58,12 @@ describe('AsyncAPI document', () => {
   });
 
   it('documents every event type of the contract unions, and nothing else', () => {
-    expect(Object.keys(committed.components.messages).sort()).toEqual([...Object.keys(POST_EVENT_TYPES), ...Object.keys(COMMENT_EVENT_TYPES), ...Object.keys(ACCOUNT_EVENT_TYPES), ...Object.keys(QUEUE_EVENT_TYPES)].sort());
+    expect(Object.keys(committed.components.messages).sort()).toEqual(
+      [...Object.keys(POST_EVENT_TYPES), ...Object.keys(COMMENT_EVENT_TYPES), ...Object.keys(ACCOUNT_EVENT_TYPES), ...Object.keys(QUEUE_EVENT_TYPES), ...Object.keys(METRICS_EVENT_TYPES)].sort(),
+    );
     expect(committed.channels.QueueSlotClaimed.address).toBe('social.v1.queues.QueueSlotClaimed');
+    expect(committed.channels.ItemMetricsObserved.address).toBe('social.v1.postmetrics.ItemMetricsObserved');
+    expect(committed.channels.AccountMetricsObserved.address).toBe('social.v1.accountmetrics.AccountMetricsObserved');
     expect(committed.channels.AccountReauthRequired.address).toBe('social.v1.accounts.AccountReauthRequired');
     expect(committed.channels.PostCreated.address).toBe('social.v1.posts.PostCreated');
     expect(committed.channels.CommentReplied.address).toBe('social.v1.comments.CommentReplied');

@@ -44,6 +44,8 @@ describe('POST /api/v1/posts (draft and scheduled)', () => {
       results: [],
       errorMessage: null,
       createdAt: expect.any(String),
+      // Analytics: nothing collected for a draft.
+      metrics: null,
     });
   });
 

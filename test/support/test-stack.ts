@@ -161,6 +161,12 @@ export class TestStack {
     return { status: response.status, headers: response.headers, body: json, text };
   }
 
+  /** A request whose answer is not JSON (an SVG chart): its status, content type and text. */
+  async requestText(method: string, path: string, options: { key?: string } = {}) {
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers: options.key ? { authorization: `Bearer ${options.key}` } : {} });
+    return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() };
+  }
+
   async eventCount(): Promise<number> {
     const { rows } = await this.db.pool.query<{ count: string }>('SELECT count(*) FROM events');
     return Number(rows[0].count);

@@ -17,19 +17,20 @@ function credentialKind(platform: Platform, hasRefreshToken: boolean): Credentia
  * sign-in would (its identity, the tokens the sandbox issued): the demo's accounts, the
  * tests' and the benches'. `key` files the account's requests and items in the sandbox.
  * The user consented to what the platform's documentation requires of every endpoint we
- * call (documentedConsent): the sandbox refuses a call whose token lacks its scope.
+ * call (documentedConsent), unless `scopes` says what else it granted (an account connected
+ * before a feature asked for its scope): the sandbox refuses a call whose token lacks its scope.
  */
 export async function connectSandboxAccount(
   store: AccountStore,
   sandbox: RunningPlatformSandbox,
-  input: { workspaceId: string; platform: Platform; handle: string; key?: string; attributes?: Record<string, string> },
+  input: { workspaceId: string; platform: Platform; handle: string; key?: string; attributes?: Record<string, string>; scopes?: string[] },
 ): Promise<Account> {
   const { identity, tokens } = provisionSignedIn(sandbox, {
     platform: input.platform,
     handle: input.handle,
     key: input.key,
     attributes: input.attributes,
-    scopes: documentedConsent(input.platform),
+    scopes: input.scopes ?? documentedConsent(input.platform),
   });
   const saved = await store.saveSignedIn(input.workspaceId, {
     platform: input.platform,

@@ -2,7 +2,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@app/config';
 import { HttpAppOptions } from '@app/runtime';
 
-export type AppName = 'gateway' | 'posts' | 'projector' | 'publisher' | 'comments' | 'accounts' | 'webhooks';
+export type AppName = 'gateway' | 'posts' | 'projector' | 'publisher' | 'comments' | 'accounts' | 'webhooks' | 'analytics';
 
 type AppFactory = (config: AppConfig, options?: HttpAppOptions) => Promise<NestFastifyApplication>;
 
@@ -18,10 +18,11 @@ export const APP_FACTORIES: Record<AppName, () => Promise<AppFactory>> = {
   comments: async () => (await import('../../apps/comments/src/comments.app.js')).createCommentsApp,
   accounts: async () => (await import('../../apps/accounts/src/accounts.app.js')).createAccountsApp,
   webhooks: async () => (await import('../../apps/webhooks/src/webhooks.app.js')).createWebhooksApp,
+  analytics: async () => (await import('../../apps/analytics/src/analytics.app.js')).createAnalyticsApp,
 };
 
 /** Start order: the feed followers first, then the command side, then the API. */
-export const ALL_APPS: AppName[] = ['projector', 'posts', 'accounts', 'publisher', 'comments', 'webhooks', 'gateway'];
+export const ALL_APPS: AppName[] = ['projector', 'posts', 'accounts', 'publisher', 'comments', 'webhooks', 'analytics', 'gateway'];
 
 /**
  * Runs the apps in one process (npm start, the bench, the tests). Workers are

@@ -10,6 +10,9 @@ export function localPort(env: NodeJS.ProcessEnv): number {
 /** How often `npm start` polls the sandbox for comments unless COMMENTS_POLL_INTERVAL_MS says otherwise (the real platforms' defaults are minutes). */
 const LOCAL_COMMENTS_POLL_INTERVAL_MS = 3_000;
 
+/** npm start's analytics pace: every minute for the first hour, then the production steps. */
+const LOCAL_ANALYTICS_SCHEDULE = '1m/1h,1h/2d,1d/30d,7d/90d';
+
 /** MEDIA_ALLOWED_HOSTS as configured, plus the sandbox's media host (on loopback, so refused otherwise). */
 function withSandboxMediaHost(configured: string | undefined, mediaUrl: string): string {
   return [configured, new URL(mediaUrl).host].filter(Boolean).join(',');
@@ -50,6 +53,10 @@ export function localConfig(input: { env: NodeJS.ProcessEnv; databaseUrl: string
           MEDIA_ALLOWED_HOSTS: withSandboxMediaHost(env.MEDIA_ALLOWED_HOSTS, sandbox.mediaUrl),
           // The sandbox has no read quota to spare: a comment left on it shows in the list within seconds.
           COMMENTS_POLL_INTERVAL_MS: env.COMMENTS_POLL_INTERVAL_MS ?? String(LOCAL_COMMENTS_POLL_INTERVAL_MS),
+          // A person watching npm start sees the numbers move: collected 10 s after publishing, then every minute for the first hour.
+          ANALYTICS_FIRST_COLLECTION_MS: env.ANALYTICS_FIRST_COLLECTION_MS ?? '10000',
+          ANALYTICS_SCHEDULE: env.ANALYTICS_SCHEDULE ?? LOCAL_ANALYTICS_SCHEDULE,
+          ANALYTICS_TICK_MS: env.ANALYTICS_TICK_MS ?? '5000',
           ...sandboxSignIn(env),
         }
       : {}),

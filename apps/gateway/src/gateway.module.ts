@@ -6,11 +6,12 @@ import { DatabaseModule, PG_POOL } from '@app/database';
 import { HealthModule } from '@app/health';
 import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
-import { COMMENT_VIEWS_PROJECTION, COMMENT_VIEWS_WAITER, CommentViewsReader, POST_VIEWS_PROJECTION, PostViewsReader, ProjectionWaiter, QueueViewsReader } from '@app/read-models';
+import { COMMENT_VIEWS_PROJECTION, COMMENT_VIEWS_WAITER, CommentViewsReader, MetricsViewsReader, POST_VIEWS_PROJECTION, PostViewsReader, ProjectionWaiter, QueueViewsReader } from '@app/read-models';
 import { AccountsModule } from '@app/accounts';
 import { WebhookStoresModule } from '@app/webhooks/stores';
 import { WorkspacesModule } from '@app/workspaces';
 import { AccountsController } from './accounts/accounts.controller';
+import { AnalyticsController } from './analytics/analytics.controller';
 import { CommentsController } from './comments/comments.controller';
 import { MetaWebhookController } from './comments/meta-webhook.controller';
 import { ConnectLinksController } from './connect-links/connect-links.controller';
@@ -44,7 +45,7 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
     return {
       module: GatewayModule,
       imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, WorkspacesModule, AccountsModule, WebhookStoresModule, HealthModule, ObservabilityModule, McpModule],
-      controllers: [MeController, BulkImportController, PostsController, WorkspaceController, AccountsController, QueueController, CalendarController, CommentsController, MetaWebhookController, WebhooksController, ConnectLinksController, ConnectPageController],
+      controllers: [MeController, BulkImportController, PostsController, WorkspaceController, AccountsController, QueueController, CalendarController, CommentsController, AnalyticsController, MetaWebhookController, WebhooksController, ConnectLinksController, ConnectPageController],
       providers: [
         KeyAuthenticator,
         PostAnswers,
@@ -57,6 +58,7 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
         { provide: PostViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new PostViewsReader(pool) },
         { provide: CommentViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new CommentViewsReader(pool) },
         { provide: QueueViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new QueueViewsReader(pool) },
+        { provide: MetricsViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new MetricsViewsReader(pool) },
         RequestBounds,
         StorablePathParams,
         {

@@ -1,12 +1,13 @@
 import { PoolClient } from 'pg';
 import { RecordedEvent } from '@app/event-store';
 import { COMMENT_VIEWS } from './comment-views/comment-views.read-model';
+import { ACCOUNT_METRICS, POST_METRICS } from './metrics-views/metrics.read-models';
 import { POST_VIEWS } from './post-views/post-views.read-model';
 import { ReadStream } from './in-revision-order';
 import { ReadModel, Tables } from './read-model';
 
 /** Every read model the projector keeps, each with its own tables and checkpoint. */
-export const READ_MODELS: ReadModel[] = [POST_VIEWS, COMMENT_VIEWS];
+export const READ_MODELS: ReadModel[] = [POST_VIEWS, COMMENT_VIEWS, POST_METRICS, ACCOUNT_METRICS];
 
 /** The read model of that name, or an error naming the known ones. */
 export function readModelNamed(name: string): ReadModel {

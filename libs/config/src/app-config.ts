@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Platform, PLATFORMS } from '@app/contracts';
 import { MediaHostAllowList } from '@app/media';
+import { CollectionSchedule, DEFAULT_COLLECTION_SCHEDULE, parseScheduleSteps } from './analytics-schedule';
 
 export type EventStoreKind = 'postgres' | 'eventstoredb';
 
@@ -147,6 +148,20 @@ export class AppConfig {
   webhookDispatchIntervalMs = 1_000;
   /** Endpoints one webhooks replica delivers to at once (each one delivery at a time). */
   webhookMaxEndpointsInFlight = 64;
+  /**
+   * When the analytics service collects a published item's numbers (ANALYTICS_FIRST_COLLECTION_MS,
+   * ANALYTICS_SCHEDULE): the first time this long after it went live, then at a pace that slows
+   * with its age; see analytics-schedule.ts for the default.
+   */
+  analyticsSchedule: CollectionSchedule = DEFAULT_COLLECTION_SCHEDULE;
+  /** How often the analytics service looks for items and accounts due a collection (ANALYTICS_TICK_MS). */
+  analyticsTickMs = 15_000;
+  /** How often each connected account's follower count is collected (ANALYTICS_FOLLOWERS_INTERVAL_MS). */
+  analyticsFollowersIntervalMs = 24 * 60 * 60_000;
+  /** Items collected per pass at most (ANALYTICS_BATCH_SIZE): the rest stay due for the next pass. */
+  analyticsBatchSize = 1_000;
+  /** Accounts collected at once (ANALYTICS_ACCOUNTS_IN_FLIGHT); each account's own calls go one at a time. */
+  analyticsAccountsInFlight = 4;
   /** The time every decision is taken at; tests move it (the six-hour rule) without sleeping. */
   now: () => Date = () => new Date();
 
@@ -239,6 +254,17 @@ export class AppConfig {
     config.oauthCallbackUrl = env.OAUTH_CALLBACK_URL || null;
     config.linkedInApiVersion = env.LINKEDIN_API_VERSION || null;
     config.accountsRefreshIntervalMs = int('ACCOUNTS_REFRESH_INTERVAL_MS', config.accountsRefreshIntervalMs);
+    const firstAfterMs = int('ANALYTICS_FIRST_COLLECTION_MS', config.analyticsSchedule.firstAfterMs);
+    try {
+      const steps = env.ANALYTICS_SCHEDULE ? parseScheduleSteps(env.ANALYTICS_SCHEDULE) : config.analyticsSchedule.steps;
+      config.analyticsSchedule = { firstAfterMs, steps };
+    } catch (error) {
+      errors.push(error instanceof Error ? error.message : String(error));
+    }
+    config.analyticsTickMs = int('ANALYTICS_TICK_MS', config.analyticsTickMs);
+    config.analyticsFollowersIntervalMs = int('ANALYTICS_FOLLOWERS_INTERVAL_MS', config.analyticsFollowersIntervalMs);
+    config.analyticsBatchSize = int('ANALYTICS_BATCH_SIZE', config.analyticsBatchSize);
+    config.analyticsAccountsInFlight = Math.max(1, int('ANALYTICS_ACCOUNTS_IN_FLIGHT', config.analyticsAccountsInFlight));
     if (errors.length) throw new Error(`invalid configuration:\n  ${errors.join('\n  ')}`);
     return config;
   }

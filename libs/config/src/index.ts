@@ -1,2 +1,3 @@
 export * from './app-config';
 export * from './app-config.module';
+export * from './analytics-schedule';

@@ -30,3 +30,5 @@ export * from './queue-events';
 export * from './queue-api';
 export * from './metrics';
 export * from './bulk-import';
+export * from './metrics-events';
+export * from './metrics-api';

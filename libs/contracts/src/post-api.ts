@@ -1,3 +1,4 @@
+import type { PostMetricsSummary } from './metrics-api';
 import type { AltTexts } from './post-events';
 import type { PostOverride, PostOverrides } from './post-overrides';
 import type { PlatformOptions } from './post-platform-options';
@@ -93,6 +94,8 @@ export interface PostListItem {
   createdAt: string;
   /** Present when the post was held for review. */
   approval?: PostApproval;
+  /** The post's numbers summed over its accounts (analytics); null until a first collection. */
+  metrics: PostMetricsSummary | null;
 }
 
 /** GET /api/v1/posts/:id: the list item with the full body and what the post targets. */

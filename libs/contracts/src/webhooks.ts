@@ -25,6 +25,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'comment.unhidden',
   'comment.reply_deleted',
   'comment.reclassified',
+  // Opt-in like every type (an endpoint gets only what its events list names): chatty, so never add it by default.
+  'post.metrics_updated',
   'webhook.disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

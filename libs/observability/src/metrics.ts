@@ -51,6 +51,12 @@ export const publishOutcomes = new Counter({
   labelNames: ['platform', 'outcome', 'code'] as const,
 });
 
+export const metricsCollections = new Counter({
+  name: 'analytics_collections_total',
+  help: "Platform calls of the analytics collector, by platform, kind (item, followers) and outcome (collected, refused, rate_limited, failed, unavailable)",
+  labelNames: ['platform', 'kind', 'outcome'] as const,
+});
+
 /** A feed follower's distance from the head of the event feed; null when this process is not its leader. */
 export type FeedLagProbe = () => Promise<{ events: number; seconds: number } | null>;
 

@@ -6,3 +6,5 @@ export * from './comment-views/comment-views.reader';
 export * from './projection-waiter';
 export * from './list-cursor';
 export * from './queue-views/queue-views.reader';
+export * from './metrics-views/metrics-views';
+export * from './metrics-views/metrics-views.reader';

@@ -13,6 +13,7 @@ import {
   EventEnvelope,
   PostApprovalRequestedData,
   PostApprovedData,
+  ItemMetricsObservedData,
   PostCreatedData,
   PostRejectedData,
   PostDeletedData,
@@ -181,6 +182,23 @@ export function webhookEventOf(event: EventEnvelope, history: readonly EventEnve
     case 'AccountDisconnected': {
       const data = event.data as AccountDisconnectedData;
       return { type: 'account.disconnected', data: { accountId: data.accountId, platform: data.platform, account: data.handle, revoked: data.revoked } };
+    }
+    case 'ItemMetricsObserved': {
+      // Opt-in and chatty: sent only when a number moved since the item's previous observation.
+      const data = event.data as ItemMetricsObservedData;
+      if (data.changed.length === 0) return null;
+      return {
+        type: 'post.metrics_updated',
+        data: {
+          postId: data.postId,
+          accountId: data.accountId,
+          platform: data.platform,
+          platformPostId: data.platformPostId,
+          metrics: data.metrics,
+          changed: data.changed,
+          observedAt: data.observedAt,
+        },
+      };
     }
     case 'CommentReceived': {
       const data = event.data as CommentReceivedData;

@@ -28,6 +28,7 @@ export const RESOURCE_TAGS: Array<{ name: string; description: string }> = [
   { name: 'workspace', description: "The key's workspace and its settings (approvalRequired: posts held for review)." },
   { name: 'accounts', description: 'Connect social accounts (platform sign-in, or credentials obtained elsewhere), list them with their health, disconnect them.' },
   { name: 'comments', description: 'Comments under published posts, classified; reply, hide and unhide.' },
+  { name: 'analytics', description: "How posts did: each platform's own numbers per account, over time (JSON and SVG charts)." },
   { name: 'webhooks', description: 'Endpoints of yours that receive signed events (Standard Webhooks), their deliveries, replays.' },
   { name: 'connect page', description: 'The hosted page a connect link opens for your end users (no key: the signed link is the credential); HTML for browsers, the error body for other clients.' },
   { name: 'mcp', description: 'The MCP server (Model Context Protocol) for AI agents: tools that call this API with the caller\'s key.' },

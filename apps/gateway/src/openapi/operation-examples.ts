@@ -1,8 +1,12 @@
 import type {
+  AccountAnalyticsView,
   AccountView,
   CalendarDay,
   PostingScheduleView,
   QueueSlotView,
+  ItemMetrics,
+  PostMetricsView,
+  TopPostsView,
   BoardsReply,
   BulkImportResponse,
   CommentListItem,
@@ -74,7 +78,52 @@ const LIST_ITEM: PostListItem = {
   results: PUBLISHED.results,
   errorMessage: null,
   createdAt: CREATED_AT,
+  metrics: { likes: 54, comments: 9, shares: 7, impressions: 2480 },
 };
+
+const X_METRICS: ItemMetrics = { impressions: 1830, reach: null, likes: 41, comments: 6, shares: 5, saves: 2, clicks: null, videoViews: null };
+const FACEBOOK_METRICS: ItemMetrics = { impressions: 650, reach: 540, likes: 13, comments: 3, shares: 2, saves: null, clicks: 17, videoViews: null };
+
+const POST_METRICS: PostMetricsView = {
+  postId: POST_ID,
+  summary: { likes: 54, comments: 9, shares: 7, impressions: 2480 },
+  accounts: [
+    {
+      accountId: FACEBOOK_ACCOUNT,
+      platform: 'facebook',
+      platformPostId: '104000000000001_200000000000001',
+      publishedAt: '2026-05-04T09:30:02.000Z',
+      metrics: FACEBOOK_METRICS,
+      collectedAt: '2026-05-04T15:30:00.000Z',
+      error: null,
+      history: [
+        { observedAt: '2026-05-04T09:35:00.000Z', metrics: { ...FACEBOOK_METRICS, impressions: 120, reach: 110, likes: 2, comments: 0, shares: 0, clicks: 3 } },
+        { observedAt: '2026-05-04T15:30:00.000Z', metrics: FACEBOOK_METRICS },
+      ],
+    },
+    {
+      accountId: X_ACCOUNT,
+      platform: 'x',
+      platformPostId: '1790000000000000001',
+      publishedAt: '2026-05-04T09:30:02.000Z',
+      metrics: X_METRICS,
+      collectedAt: '2026-05-04T15:30:00.000Z',
+      error: null,
+      history: [
+        { observedAt: '2026-05-04T09:35:00.000Z', metrics: { ...X_METRICS, impressions: 300, likes: 8, comments: 1, shares: 1, saves: 0 } },
+        { observedAt: '2026-05-04T15:30:00.000Z', metrics: X_METRICS },
+      ],
+    },
+  ],
+};
+
+const CHART_EXAMPLE = [
+  '<svg xmlns="http://www.w3.org/2000/svg" width="720" height="360" viewBox="0 0 720 360" role="img" aria-labelledby="chart-title chart-desc" font-family="sans-serif" font-size="12">',
+  `<title id="chart-title">likes of post ${POST_ID}</title>`,
+  '<desc id="chart-desc">x 1790000000000000001: 8 at 2026-05-04T09:35:00.000Z; 41 at 2026-05-04T15:30:00.000Z.</desc>',
+  '…',
+  '</svg>',
+].join('\n');
 
 const DETAIL: PostDetail = { ...LIST_ITEM, accounts: ECHO, mediaUrls: [], firstComments: [], version: 3 };
 
@@ -353,6 +402,37 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   WebhooksController_deliveryLog: { responses: { 200: { deliveries: [DELIVERY], nextCursor: null } } },
   WebhooksController_redeliver: { responses: {} },
   WebhooksController_replay: { request: { since: '2026-05-04T00:00:00Z' }, responses: { 202: { queued: 12, alreadyDelivered: 3, lastPosition: '1842' } satisfies ReplayWebhookReply } },
+  AnalyticsController_postMetrics: { responses: { 200: POST_METRICS } },
+  AnalyticsController_postMetricsChart: { responses: { 200: CHART_EXAMPLE } },
+  AnalyticsController_topPosts: {
+    responses: {
+      200: {
+        sort: 'likes',
+        items: [
+          { postId: POST_ID, accountId: X_ACCOUNT, platform: 'x', platformPostId: '1790000000000000001', publishedAt: '2026-05-04T09:30:02.000Z', metrics: X_METRICS, collectedAt: '2026-05-04T15:30:00.000Z' },
+          { postId: POST_ID, accountId: FACEBOOK_ACCOUNT, platform: 'facebook', platformPostId: '104000000000001_200000000000001', publishedAt: '2026-05-04T09:30:02.000Z', metrics: FACEBOOK_METRICS, collectedAt: '2026-05-04T15:30:00.000Z' },
+        ],
+      } satisfies TopPostsView,
+    },
+  },
+  AnalyticsController_account: {
+    responses: {
+      200: {
+        accountId: X_ACCOUNT,
+        platform: 'x',
+        followers: 1204,
+        collectedAt: '2026-05-06T00:00:00.000Z',
+        followersChange: 31,
+        totals: { ...X_METRICS, posts: 1 },
+        history: [
+          { observedAt: '2026-05-04T00:00:00.000Z', followers: 1173 },
+          { observedAt: '2026-05-05T00:00:00.000Z', followers: 1190 },
+          { observedAt: '2026-05-06T00:00:00.000Z', followers: 1204 },
+        ],
+      } satisfies AccountAnalyticsView,
+    },
+  },
+  AnalyticsController_followersChart: { responses: { 200: CHART_EXAMPLE.replace(`likes of post ${POST_ID}`, `followers of x account ${X_ACCOUNT}`) } },
   HealthController_live: { responses: { 200: { status: 'ok' } } },
   HealthController_ready: { responses: { 200: { status: 'ok' }, 503: { error: { code: 'service_unavailable', message: 'not ready: postgres, nats' } } } },
   MetricsController_metrics: {

@@ -1,4 +1,4 @@
-import { COMMENT_SENTIMENTS, WEBHOOK_EVENT_TYPES, WEBHOOK_PAYLOAD_VERSION, WebhookEventType } from '@app/contracts';
+import { COMMENT_SENTIMENTS, METRIC_NAMES, WEBHOOK_EVENT_TYPES, WEBHOOK_PAYLOAD_VERSION, WebhookEventType } from '@app/contracts';
 
 /*
  * The OpenAPI `webhooks` section: one operation per event type the service POSTs
@@ -107,6 +107,22 @@ const DATA: Record<WebhookEventType | 'webhook.test', { summary: string; data: J
       tags: { type: 'array', items: string },
       classifierVersion: string,
       reclassifiedAt: dateTime,
+    }),
+  },
+  'post.metrics_updated': {
+    summary: "A published item's numbers moved (analytics collection); opt-in, chatty: only endpoints whose events name it get it",
+    data: object({
+      postId: string,
+      accountId: string,
+      platform: string,
+      platformPostId: { ...string, description: "the platform's id of the item" },
+      metrics: {
+        type: 'object',
+        required: [...METRIC_NAMES],
+        properties: Object.fromEntries(METRIC_NAMES.map((name) => [name, { type: 'integer', nullable: true, description: 'null where the platform does not give it' }])),
+      },
+      changed: { type: 'array', items: { type: 'string', enum: [...METRIC_NAMES] }, description: 'the metrics that moved since the previous collection' },
+      observedAt: dateTime,
     }),
   },
   'webhook.disabled': {

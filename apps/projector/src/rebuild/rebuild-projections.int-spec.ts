@@ -68,7 +68,7 @@ describe('rebuildProjections', () => {
 
     const reports = await rebuild();
 
-    expect(reports.map((r) => r.readModel)).toEqual(['post_views', 'comment_views']);
+    expect(reports.map((r) => r.readModel)).toEqual(['post_views', 'comment_views', 'post_metrics', 'account_metrics']);
     for (const report of reports) {
       expect(report.replayed + report.caughtUp).toBe(await stack.eventCount());
       expect(report.leadersEnded).toBe(1);
@@ -125,7 +125,7 @@ describe('rebuildProjections', () => {
 
   it('refuses an unknown read model before rebuilding anything', async () => {
     const posts = await tableOid('post_views');
-    await expect(rebuild(['post_views', 'no_such_view'])).rejects.toThrow('unknown read model no_such_view: one of post_views, comment_views');
+    await expect(rebuild(['post_views', 'no_such_view'])).rejects.toThrow('unknown read model no_such_view: one of post_views, comment_views, post_metrics, account_metrics');
     expect(await tableOid('post_views')).toBe(posts);
   });
 

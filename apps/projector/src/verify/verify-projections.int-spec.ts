@@ -35,6 +35,8 @@ describe('verifyProjections', () => {
     expect(report.views).toEqual([
       { view: 'post_views', rowsChecked: 1, differing: [], missing: [], withoutStream: [] },
       { view: 'comment_views', rowsChecked: 1, differing: [], missing: [], withoutStream: [] },
+      { view: 'post_metrics', rowsChecked: 0, differing: [], missing: [], withoutStream: [] },
+      { view: 'account_metrics', rowsChecked: 0, differing: [], missing: [], withoutStream: [] },
     ]);
     expect(isHealthy(report)).toBe(true);
     expect(describeReport(report).at(-1)).toBe('read models match their streams');

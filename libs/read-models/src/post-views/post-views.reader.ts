@@ -14,9 +14,14 @@ interface PostViewRow {
   error_message: string | null;
   created_at: Date;
   approval: PostApproval | null;
+  metrics: PostListItem['metrics'];
 }
 
-const LIST_COLUMNS = 'id, content_preview AS content, platforms, status, scheduled_at, published_at, results, error_message, created_at, approval';
+/** The post's analytics summary from the post_metrics read model (null before its first collection). */
+const METRICS_COLUMN = `(SELECT jsonb_build_object('likes', m.likes, 'comments', m.comments, 'shares', m.shares, 'impressions', m.impressions)
+   FROM post_metrics m WHERE m.id = post_views.id) AS metrics`;
+
+const LIST_COLUMNS = `id, content_preview AS content, platforms, status, scheduled_at, published_at, results, error_message, created_at, approval, ${METRICS_COLUMN}`;
 
 function toListItem(row: PostViewRow): PostListItem {
   return {
@@ -31,6 +36,7 @@ function toListItem(row: PostViewRow): PostListItem {
     createdAt: row.created_at.toISOString(),
     // Only on a post held for review: the spec's shape otherwise.
     ...(row.approval ? { approval: row.approval } : {}),
+    metrics: row.metrics ?? null,
   };
 }
 
@@ -59,7 +65,7 @@ export class PostViewsReader {
    */
   private readonly detailRows = new SameMomentReads<string, PostDetailRow>(async (ids) => {
     const { rows } = await this.pool.query<PostDetailRow>(
-      `SELECT id, workspace_id, content, platforms, status, scheduled_at, published_at, results, error_message, created_at, approval,
+      `SELECT id, workspace_id, content, platforms, status, scheduled_at, published_at, results, error_message, created_at, approval, ${METRICS_COLUMN},
               accounts, media_urls, alt_text, first_comments, thread, auto_split, thread_results, first_comment_results, overrides, platform_options, version
        FROM post_views WHERE id = ANY($1::uuid[])`,
       [ids],

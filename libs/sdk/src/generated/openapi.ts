@@ -534,6 +534,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/posts/{id}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A post's numbers per account: the latest, when collected, and with history=1 every observation
+         * @description **Scope:** read.
+         *
+         *     Numbers a platform does not give are null, never 0.
+         */
+        get: operations["AnalyticsController_postMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/{id}/metrics.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A post's curve for one metric, one line per account, as an SVG chart
+         * @description **Scope:** read.
+         *
+         *     Plain SVG with a title, axis labels and a description listing every point (for screen readers).
+         */
+        get: operations["AnalyticsController_postMetricsChart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Top posts: published items ranked by one metric, highest first
+         * @description **Scope:** read.
+         *
+         *     One entry per account a post was published on; from/to bound when it was published.
+         */
+        get: operations["AnalyticsController_topPosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's followers over time and the totals of its items published in the range
+         * @description **Scope:** read.
+         */
+        get: operations["AnalyticsController_account"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/accounts/{id}/followers.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's follower curve as an SVG chart
+         * @description **Scope:** read.
+         */
+        get: operations["AnalyticsController_followersChart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/meta": {
         parameters: {
             query?: never;
@@ -2578,6 +2684,109 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "post.metrics_updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A published item's numbers moved (analytics collection); opt-in, chatty: only endpoints whose events name it get it */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description the same on every retry, redelivery and replay of this event to this endpoint: deduplicate on it */
+                    "webhook-id": string;
+                    /** @description seconds since the epoch, when this attempt was sent */
+                    "webhook-timestamp": number;
+                    /** @description v1,<base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`>, space-separated (two for 24 hours after a rotation) */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        type: "post.metrics_updated";
+                        /**
+                         * Format: date-time
+                         * @description when the event happened
+                         */
+                        timestamp: string;
+                        /** @enum {integer} */
+                        version: 1;
+                        /** @description the stored event */
+                        eventId: string;
+                        /** @description its position in the event store, for replay afterPosition (null for webhook.* notices) */
+                        position: string | null;
+                        workspaceId: string;
+                        data: {
+                            postId: string;
+                            accountId: string;
+                            platform: string;
+                            /** @description the platform's id of the item */
+                            platformPostId: string;
+                            metrics: {
+                                /** @description null where the platform does not give it */
+                                impressions: number | null;
+                                /** @description null where the platform does not give it */
+                                reach: number | null;
+                                /** @description null where the platform does not give it */
+                                likes: number | null;
+                                /** @description null where the platform does not give it */
+                                comments: number | null;
+                                /** @description null where the platform does not give it */
+                                shares: number | null;
+                                /** @description null where the platform does not give it */
+                                saves: number | null;
+                                /** @description null where the platform does not give it */
+                                clicks: number | null;
+                                /** @description null where the platform does not give it */
+                                videoViews: number | null;
+                            };
+                            /** @description the metrics that moved since the previous collection */
+                            changed: ("impressions" | "reach" | "likes" | "comments" | "shares" | "saves" | "clicks" | "videoViews")[];
+                            /** Format: date-time */
+                            observedAt: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description the endpoint is gone: it is disabled, nothing more is sent */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description delivered */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description a failure: retried with exponential backoff and jitter for about three days */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.disabled": {
         parameters: {
             query?: never;
@@ -3027,6 +3236,16 @@ export interface components {
             /** @description the reviewer's note, shown as approval.note */
             note?: string | null;
         };
+        PostMetricsSummarySchema: {
+            /** @description summed over the accounts that give it; null when none does */
+            likes: number | null;
+            /** @description summed over the accounts */
+            comments: number | null;
+            /** @description summed over the accounts */
+            shares: number | null;
+            /** @description summed over the accounts */
+            impressions: number | null;
+        };
         PostListItemSchema: {
             id: string;
             /** @description a body over 500 characters is shortened with an ellipsis (…) */
@@ -3045,6 +3264,8 @@ export interface components {
             createdAt: string;
             /** @description present when the post was held for review */
             approval?: components["schemas"]["PostApprovalSchema"];
+            /** @description the post's numbers summed over its accounts (GET /api/v1/posts/{id}/metrics for each); null until a first collection */
+            metrics: components["schemas"]["PostMetricsSummarySchema"] | null;
         };
         PostListSchema: {
             /** @description newest first */
@@ -3070,6 +3291,8 @@ export interface components {
             createdAt: string;
             /** @description present when the post was held for review */
             approval?: components["schemas"]["PostApprovalSchema"];
+            /** @description the post's numbers summed over its accounts (GET /api/v1/posts/{id}/metrics for each); null until a first collection */
+            metrics: components["schemas"]["PostMetricsSummarySchema"] | null;
             accounts: components["schemas"]["ResolvedAccountSchema"][];
             mediaUrls: string[];
             /** @description only when some media item has alt text: one entry per mediaUrls entry, null for an item without */
@@ -3683,18 +3906,134 @@ export interface components {
             /** @description whether the comment is now hidden */
             hidden: boolean;
         };
+        ItemMetricsSchema: {
+            /** @description times the item was shown */
+            impressions: number | null;
+            /** @description distinct people it was shown to */
+            reach: number | null;
+            /** @description likes, favourites, reactions */
+            likes: number | null;
+            /** @description comments, replies */
+            comments: number | null;
+            /** @description reposts, retweets, reblogs, shares */
+            shares: number | null;
+            /** @description saves, bookmarks */
+            saves: number | null;
+            /** @description link or profile clicks */
+            clicks: number | null;
+            /** @description video views */
+            videoViews: number | null;
+        };
+        ItemMetricsPointSchema: {
+            /** Format: date-time */
+            observedAt: string;
+            metrics: components["schemas"]["ItemMetricsSchema"];
+        };
+        AccountItemMetricsSchema: {
+            /** Format: uuid */
+            accountId: string;
+            /** @enum {string} */
+            platform: "x" | "facebook" | "instagram" | "linkedin" | "threads" | "bluesky" | "mastodon" | "tiktok" | "youtube" | "pinterest";
+            /** @description the platform's id of the published item */
+            platformPostId: string;
+            /** Format: date-time */
+            publishedAt: string;
+            /** @description the latest numbers; null before the first collection */
+            metrics: components["schemas"]["ItemMetricsSchema"] | null;
+            /** Format: date-time */
+            collectedAt: string | null;
+            /** @description the last refusal since the last collection; null when none */
+            error?: {
+                /** @description the platform's refusal, e.g. insufficient_platform_scope (connect the account again to grant it) */
+                code: string;
+                message: string;
+                /** Format: date-time */
+                failedAt: string;
+            } | null;
+            /** @description only with history=1: every observation, oldest first */
+            history?: components["schemas"]["ItemMetricsPointSchema"][];
+        };
+        PostMetricsSchema: {
+            /** Format: uuid */
+            postId: string;
+            summary: components["schemas"]["PostMetricsSummarySchema"];
+            /** @description one entry per account the post was published on */
+            accounts: components["schemas"]["AccountItemMetricsSchema"][];
+        };
+        TopPostItemSchema: {
+            /** Format: uuid */
+            postId: string;
+            /** Format: uuid */
+            accountId: string;
+            /** @enum {string} */
+            platform: "x" | "facebook" | "instagram" | "linkedin" | "threads" | "bluesky" | "mastodon" | "tiktok" | "youtube" | "pinterest";
+            platformPostId: string;
+            /** Format: date-time */
+            publishedAt: string;
+            metrics: components["schemas"]["ItemMetricsSchema"];
+            /** Format: date-time */
+            collectedAt: string;
+        };
+        TopPostsSchema: {
+            /** @enum {string} */
+            sort: "impressions" | "reach" | "likes" | "comments" | "shares" | "saves" | "clicks" | "videoViews";
+            /** @description highest first */
+            items: components["schemas"]["TopPostItemSchema"][];
+        };
+        AccountTotalsSchema: {
+            /** @description times the item was shown */
+            impressions: number | null;
+            /** @description distinct people it was shown to */
+            reach: number | null;
+            /** @description likes, favourites, reactions */
+            likes: number | null;
+            /** @description comments, replies */
+            comments: number | null;
+            /** @description reposts, retweets, reblogs, shares */
+            shares: number | null;
+            /** @description saves, bookmarks */
+            saves: number | null;
+            /** @description link or profile clicks */
+            clicks: number | null;
+            /** @description video views */
+            videoViews: number | null;
+            /** @description items of the account published in the range with numbers collected */
+            posts: number;
+        };
+        FollowersPointSchema: {
+            /** Format: date-time */
+            observedAt: string;
+            /** @description followers (subscribers on YouTube) */
+            followers: number | null;
+        };
+        AccountAnalyticsSchema: {
+            /** Format: uuid */
+            accountId: string;
+            /** @enum {string} */
+            platform: "x" | "facebook" | "instagram" | "linkedin" | "threads" | "bluesky" | "mastodon" | "tiktok" | "youtube" | "pinterest";
+            /** @description the latest count */
+            followers: number | null;
+            /** Format: date-time */
+            collectedAt: string | null;
+            /** @description last minus first count in the range; null with fewer than two */
+            followersChange: number | null;
+            /** @description the latest numbers of the account's items published in the range, summed */
+            totals: components["schemas"]["AccountTotalsSchema"];
+            /** @description oldest first */
+            history: components["schemas"]["FollowersPointSchema"][];
+        };
         CreateWebhookDto: {
             /** @description where deliveries are POSTed: https (http only for hosts in WEBHOOK_ALLOWED_HOSTS), a public address */
             url: string;
             /** @description the event types to deliver (webhook.disabled notices go to every enabled endpoint without asking) */
-            events: ("post.scheduled" | "post.published" | "post.partial" | "post.failed" | "post.deleted" | "post.account.published" | "post.account.failed" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.connected" | "account.reauth_required" | "account.disconnected" | "comment.received" | "comment.replied" | "comment.hidden" | "comment.unhidden" | "comment.reply_deleted" | "comment.reclassified")[];
+            events: ("post.scheduled" | "post.published" | "post.partial" | "post.failed" | "post.deleted" | "post.account.published" | "post.account.failed" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.connected" | "account.reauth_required" | "account.disconnected" | "comment.received" | "comment.replied" | "comment.hidden" | "comment.unhidden" | "comment.reply_deleted" | "comment.reclassified" | "post.metrics_updated")[];
             description?: string;
         };
         WebhookEndpointWithSecretSchema: {
             /** @description whep_… */
             id: string;
             url: string;
-            events: ("post.scheduled" | "post.published" | "post.partial" | "post.failed" | "post.deleted" | "post.account.published" | "post.account.failed" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.connected" | "account.reauth_required" | "account.disconnected" | "comment.received" | "comment.replied" | "comment.hidden" | "comment.unhidden" | "comment.reply_deleted" | "comment.reclassified")[];
+            events: ("post.scheduled" | "post.published" | "post.partial" | "post.failed" | "post.deleted" | "post.account.published" | "post.account.failed" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.connected" | "account.reauth_required" | "account.disconnected" | "comment.received" | "comment.replied" | "comment.hidden" | "comment.unhidden" | "comment.reply_deleted" | "comment.reclassified" | "post.metrics_updated")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -3718,7 +4057,7 @@ export interface components {
             /** @description whep_… */
             id: string;
             url: string;
-            events: ("post.scheduled" | "post.published" | "post.partial" | "post.failed" | "post.deleted" | "post.account.published" | "post.account.failed" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.connected" | "account.reauth_required" | "account.disconnected" | "comment.received" | "comment.replied" | "comment.hidden" | "comment.unhidden" | "comment.reply_deleted" | "comment.reclassified")[];
+            events: ("post.scheduled" | "post.published" | "post.partial" | "post.failed" | "post.deleted" | "post.account.published" | "post.account.failed" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.connected" | "account.reauth_required" | "account.disconnected" | "comment.received" | "comment.replied" | "comment.hidden" | "comment.unhidden" | "comment.reply_deleted" | "comment.reclassified" | "post.metrics_updated")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -3737,7 +4076,7 @@ export interface components {
         UpdateWebhookDto: {
             url?: string;
             /** @description the event types to deliver (webhook.disabled notices go to every enabled endpoint without asking) */
-            events?: ("post.scheduled" | "post.published" | "post.partial" | "post.failed" | "post.deleted" | "post.account.published" | "post.account.failed" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.connected" | "account.reauth_required" | "account.disconnected" | "comment.received" | "comment.replied" | "comment.hidden" | "comment.unhidden" | "comment.reply_deleted" | "comment.reclassified")[];
+            events?: ("post.scheduled" | "post.published" | "post.partial" | "post.failed" | "post.deleted" | "post.account.published" | "post.account.failed" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.connected" | "account.reauth_required" | "account.disconnected" | "comment.received" | "comment.replied" | "comment.hidden" | "comment.unhidden" | "comment.reply_deleted" | "comment.reclassified" | "post.metrics_updated")[];
             description?: string | null;
             /** @description false stops deliveries (they queue up); true resumes them and clears a disabled reason */
             enabled?: boolean;
@@ -4226,7 +4565,13 @@ export interface operations {
                      *             }
                      *           ],
                      *           "errorMessage": null,
-                     *           "createdAt": "2026-05-04T09:30:00.000Z"
+                     *           "createdAt": "2026-05-04T09:30:00.000Z",
+                     *           "metrics": {
+                     *             "likes": 54,
+                     *             "comments": 9,
+                     *             "shares": 7,
+                     *             "impressions": 2480
+                     *           }
                      *         }
                      *       ],
                      *       "nextCursor": null
@@ -5582,6 +5927,12 @@ export interface operations {
                      *         ],
                      *         "errorMessage": null,
                      *         "createdAt": "2026-05-04T09:30:00.000Z",
+                     *         "metrics": {
+                     *           "likes": 54,
+                     *           "comments": 9,
+                     *           "shares": 7,
+                     *           "impressions": 2480
+                     *         },
                      *         "accounts": [
                      *           {
                      *             "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
@@ -9079,6 +9430,801 @@ export interface operations {
             };
             /** @description `platform_outcome_unknown`: The platform did not answer the reply in time; it may or may not be live. Sending the same reply again looks it up on the platform and records it, instead of posting it twice. */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+        };
+    };
+    AnalyticsController_postMetrics: {
+        parameters: {
+            query?: {
+                /** @description 1: each account's every observation too, oldest first (the curve) */
+                history?: "1";
+            };
+            header?: never;
+            path: {
+                /** @description the post id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "postId": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *       "summary": {
+                     *         "likes": 54,
+                     *         "comments": 9,
+                     *         "shares": 7,
+                     *         "impressions": 2480
+                     *       },
+                     *       "accounts": [
+                     *         {
+                     *           "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *           "platform": "facebook",
+                     *           "platformPostId": "104000000000001_200000000000001",
+                     *           "publishedAt": "2026-05-04T09:30:02.000Z",
+                     *           "metrics": {
+                     *             "impressions": 650,
+                     *             "reach": 540,
+                     *             "likes": 13,
+                     *             "comments": 3,
+                     *             "shares": 2,
+                     *             "saves": null,
+                     *             "clicks": 17,
+                     *             "videoViews": null
+                     *           },
+                     *           "collectedAt": "2026-05-04T15:30:00.000Z",
+                     *           "error": null,
+                     *           "history": [
+                     *             {
+                     *               "observedAt": "2026-05-04T09:35:00.000Z",
+                     *               "metrics": {
+                     *                 "impressions": 120,
+                     *                 "reach": 110,
+                     *                 "likes": 2,
+                     *                 "comments": 0,
+                     *                 "shares": 0,
+                     *                 "saves": null,
+                     *                 "clicks": 3,
+                     *                 "videoViews": null
+                     *               }
+                     *             },
+                     *             {
+                     *               "observedAt": "2026-05-04T15:30:00.000Z",
+                     *               "metrics": {
+                     *                 "impressions": 650,
+                     *                 "reach": 540,
+                     *                 "likes": 13,
+                     *                 "comments": 3,
+                     *                 "shares": 2,
+                     *                 "saves": null,
+                     *                 "clicks": 17,
+                     *                 "videoViews": null
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "platform": "x",
+                     *           "platformPostId": "1790000000000000001",
+                     *           "publishedAt": "2026-05-04T09:30:02.000Z",
+                     *           "metrics": {
+                     *             "impressions": 1830,
+                     *             "reach": null,
+                     *             "likes": 41,
+                     *             "comments": 6,
+                     *             "shares": 5,
+                     *             "saves": 2,
+                     *             "clicks": null,
+                     *             "videoViews": null
+                     *           },
+                     *           "collectedAt": "2026-05-04T15:30:00.000Z",
+                     *           "error": null,
+                     *           "history": [
+                     *             {
+                     *               "observedAt": "2026-05-04T09:35:00.000Z",
+                     *               "metrics": {
+                     *                 "impressions": 300,
+                     *                 "reach": null,
+                     *                 "likes": 8,
+                     *                 "comments": 1,
+                     *                 "shares": 1,
+                     *                 "saves": 0,
+                     *                 "clicks": null,
+                     *                 "videoViews": null
+                     *               }
+                     *             },
+                     *             {
+                     *               "observedAt": "2026-05-04T15:30:00.000Z",
+                     *               "metrics": {
+                     *                 "impressions": 1830,
+                     *                 "reach": null,
+                     *                 "likes": 41,
+                     *                 "comments": 6,
+                     *                 "shares": 5,
+                     *                 "saves": 2,
+                     *                 "clicks": null,
+                     *                 "videoViews": null
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PostMetricsSchema"];
+                };
+            };
+            /**
+             * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unauthenticated`: The Authorization header is missing, malformed, or names no active key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `insufficient_scope`: The key lacks a scope the operation needs (publishNow needs publish as well as write). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `not_found`: No such resource in this key's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `request_timeout`: The request headers or body did not arrive in time; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `uri_too_long`: The request target (path and query string) is longer than the limit (details.limitChars). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `rate_limited`: The key has sent more requests than a rate limit allows; retry after Retry-After seconds (details.limit, details.windowSeconds). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `headers_too_large`: The request line and headers together are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `internal_error`: An unexpected failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `service_unavailable`: A backing service did not answer in time; retry later. Nothing is known to have been created. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+        };
+    };
+    AnalyticsController_postMetricsChart: {
+        parameters: {
+            query?: {
+                /** @description the metric drawn, one line per account */
+                metric?: "impressions" | "reach" | "likes" | "comments" | "shares" | "saves" | "clicks" | "videoViews";
+            };
+            header?: never;
+            path: {
+                /** @description the post id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the chart */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <svg xmlns="http://www.w3.org/2000/svg" width="720" height="360" viewBox="0 0 720 360" role="img" aria-labelledby="chart-title chart-desc" font-family="sans-serif" font-size="12">
+                     *     <title id="chart-title">likes of post 0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11</title>
+                     *     <desc id="chart-desc">x 1790000000000000001: 8 at 2026-05-04T09:35:00.000Z; 41 at 2026-05-04T15:30:00.000Z.</desc>
+                     *     …
+                     *     </svg>
+                     */
+                    "image/svg+xml": string;
+                };
+            };
+            /**
+             * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unauthenticated`: The Authorization header is missing, malformed, or names no active key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `insufficient_scope`: The key lacks a scope the operation needs (publishNow needs publish as well as write). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `not_found`: No such resource in this key's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `request_timeout`: The request headers or body did not arrive in time; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `uri_too_long`: The request target (path and query string) is longer than the limit (details.limitChars). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `rate_limited`: The key has sent more requests than a rate limit allows; retry after Retry-After seconds (details.limit, details.windowSeconds). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `headers_too_large`: The request line and headers together are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `internal_error`: An unexpected failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `service_unavailable`: A backing service did not answer in time; retry later. Nothing is known to have been created. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+        };
+    };
+    AnalyticsController_topPosts: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 (2026-05-04 or 2026-05-04T09:30:00Z); from is included, to is not */
+                from?: string;
+                /** @description ISO 8601 (2026-05-04 or 2026-05-04T09:30:00Z); from is included, to is not */
+                to?: string;
+                /** @description only items on this platform */
+                platform?: "x" | "facebook" | "instagram" | "linkedin" | "threads" | "bluesky" | "mastodon" | "tiktok" | "youtube" | "pinterest";
+                /** @description only items of this connected account */
+                accountId?: string;
+                /** @description highest first; items whose platform does not give it come last */
+                sort?: "impressions" | "reach" | "likes" | "comments" | "shares" | "saves" | "clicks" | "videoViews";
+                /** @description default 20, clamped to 50 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sort": "likes",
+                     *       "items": [
+                     *         {
+                     *           "postId": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *           "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *           "platform": "x",
+                     *           "platformPostId": "1790000000000000001",
+                     *           "publishedAt": "2026-05-04T09:30:02.000Z",
+                     *           "metrics": {
+                     *             "impressions": 1830,
+                     *             "reach": null,
+                     *             "likes": 41,
+                     *             "comments": 6,
+                     *             "shares": 5,
+                     *             "saves": 2,
+                     *             "clicks": null,
+                     *             "videoViews": null
+                     *           },
+                     *           "collectedAt": "2026-05-04T15:30:00.000Z"
+                     *         },
+                     *         {
+                     *           "postId": "0f8c7a52-3c1e-4b7e-9a59-2d6f0e4b1c11",
+                     *           "accountId": "9e4a6c1b-2d3f-4e5a-8b7c-0d1e2f3a4b5c",
+                     *           "platform": "facebook",
+                     *           "platformPostId": "104000000000001_200000000000001",
+                     *           "publishedAt": "2026-05-04T09:30:02.000Z",
+                     *           "metrics": {
+                     *             "impressions": 650,
+                     *             "reach": 540,
+                     *             "likes": 13,
+                     *             "comments": 3,
+                     *             "shares": 2,
+                     *             "saves": null,
+                     *             "clicks": 17,
+                     *             "videoViews": null
+                     *           },
+                     *           "collectedAt": "2026-05-04T15:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TopPostsSchema"];
+                };
+            };
+            /**
+             * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unauthenticated`: The Authorization header is missing, malformed, or names no active key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `insufficient_scope`: The key lacks a scope the operation needs (publishNow needs publish as well as write). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `request_timeout`: The request headers or body did not arrive in time; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `uri_too_long`: The request target (path and query string) is longer than the limit (details.limitChars). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `rate_limited`: The key has sent more requests than a rate limit allows; retry after Retry-After seconds (details.limit, details.windowSeconds). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `headers_too_large`: The request line and headers together are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `internal_error`: An unexpected failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `service_unavailable`: A backing service did not answer in time; retry later. Nothing is known to have been created. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+        };
+    };
+    AnalyticsController_account: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 (2026-05-04 or 2026-05-04T09:30:00Z); from is included, to is not */
+                from?: string;
+                /** @description ISO 8601 (2026-05-04 or 2026-05-04T09:30:00Z); from is included, to is not */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the connected account id (GET /api/v1/accounts) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "accountId": "5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20",
+                     *       "platform": "x",
+                     *       "followers": 1204,
+                     *       "collectedAt": "2026-05-06T00:00:00.000Z",
+                     *       "followersChange": 31,
+                     *       "totals": {
+                     *         "impressions": 1830,
+                     *         "reach": null,
+                     *         "likes": 41,
+                     *         "comments": 6,
+                     *         "shares": 5,
+                     *         "saves": 2,
+                     *         "clicks": null,
+                     *         "videoViews": null,
+                     *         "posts": 1
+                     *       },
+                     *       "history": [
+                     *         {
+                     *           "observedAt": "2026-05-04T00:00:00.000Z",
+                     *           "followers": 1173
+                     *         },
+                     *         {
+                     *           "observedAt": "2026-05-05T00:00:00.000Z",
+                     *           "followers": 1190
+                     *         },
+                     *         {
+                     *           "observedAt": "2026-05-06T00:00:00.000Z",
+                     *           "followers": 1204
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountAnalyticsSchema"];
+                };
+            };
+            /**
+             * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unauthenticated`: The Authorization header is missing, malformed, or names no active key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `insufficient_scope`: The key lacks a scope the operation needs (publishNow needs publish as well as write). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `not_found`: No such resource in this key's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `request_timeout`: The request headers or body did not arrive in time; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `uri_too_long`: The request target (path and query string) is longer than the limit (details.limitChars). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `rate_limited`: The key has sent more requests than a rate limit allows; retry after Retry-After seconds (details.limit, details.windowSeconds). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `headers_too_large`: The request line and headers together are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `internal_error`: An unexpected failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `service_unavailable`: A backing service did not answer in time; retry later. Nothing is known to have been created. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+        };
+    };
+    AnalyticsController_followersChart: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 (2026-05-04 or 2026-05-04T09:30:00Z); from is included, to is not */
+                from?: string;
+                /** @description ISO 8601 (2026-05-04 or 2026-05-04T09:30:00Z); from is included, to is not */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the connected account id (GET /api/v1/accounts) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the chart */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <svg xmlns="http://www.w3.org/2000/svg" width="720" height="360" viewBox="0 0 720 360" role="img" aria-labelledby="chart-title chart-desc" font-family="sans-serif" font-size="12">
+                     *     <title id="chart-title">followers of x account 5b1d2f0e-8a43-4f6c-b0d2-6a7e9c3f1a20</title>
+                     *     <desc id="chart-desc">x 1790000000000000001: 8 at 2026-05-04T09:35:00.000Z; 41 at 2026-05-04T15:30:00.000Z.</desc>
+                     *     …
+                     *     </svg>
+                     */
+                    "image/svg+xml": string;
+                };
+            };
+            /**
+             * @description `malformed_request`: The request is not valid HTTP/1.1 (request line, header syntax or framing); the connection is closed.
+             *
+             *     `invalid_query`: A query parameter has a value outside its rule (status, limit, ...), or a query or path parameter holds text storage cannot keep (NUL, a lone surrogate; details.field, details.in is path for a path parameter).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `unauthenticated`: The Authorization header is missing, malformed, or names no active key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `insufficient_scope`: The key lacks a scope the operation needs (publishNow needs publish as well as write). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `not_found`: No such resource in this key's workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `request_timeout`: The request headers or body did not arrive in time; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `uri_too_long`: The request target (path and query string) is longer than the limit (details.limitChars). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `rate_limited`: The key has sent more requests than a rate limit allows; retry after Retry-After seconds (details.limit, details.windowSeconds). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `headers_too_large`: The request line and headers together are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `internal_error`: An unexpected failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodySchema"];
+                };
+            };
+            /** @description `service_unavailable`: A backing service did not answer in time; retry later. Nothing is known to have been created. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -819,6 +819,260 @@ export const OPERATIONS: Record<string, OperationInputs> = {
     "body": null,
     "bodyRequired": false
   },
+  "AnalyticsController_postMetrics": {
+    "method": "GET",
+    "path": "/api/v1/posts/{id}/metrics",
+    "summary": "A post's numbers per account: the latest, when collected, and with history=1 every observation",
+    "description": "**Scope:** read.\n\nNumbers a platform does not give are null, never 0.",
+    "authenticated": true,
+    "idempotencyKey": false,
+    "parameters": [
+      {
+        "name": "id",
+        "in": "path",
+        "required": true,
+        "description": "the post id",
+        "schema": {
+          "format": "uuid",
+          "type": "string"
+        }
+      },
+      {
+        "name": "history",
+        "in": "query",
+        "required": false,
+        "description": "1: each account's every observation too, oldest first (the curve)",
+        "schema": {
+          "type": "string",
+          "enum": [
+            "1"
+          ]
+        }
+      }
+    ],
+    "body": null,
+    "bodyRequired": false
+  },
+  "AnalyticsController_postMetricsChart": {
+    "method": "GET",
+    "path": "/api/v1/posts/{id}/metrics.svg",
+    "summary": "A post's curve for one metric, one line per account, as an SVG chart",
+    "description": "**Scope:** read.\n\nPlain SVG with a title, axis labels and a description listing every point (for screen readers).",
+    "authenticated": true,
+    "idempotencyKey": false,
+    "parameters": [
+      {
+        "name": "id",
+        "in": "path",
+        "required": true,
+        "description": "the post id",
+        "schema": {
+          "format": "uuid",
+          "type": "string"
+        }
+      },
+      {
+        "name": "metric",
+        "in": "query",
+        "required": false,
+        "description": "the metric drawn, one line per account",
+        "schema": {
+          "default": "likes",
+          "type": "string",
+          "enum": [
+            "impressions",
+            "reach",
+            "likes",
+            "comments",
+            "shares",
+            "saves",
+            "clicks",
+            "videoViews"
+          ]
+        }
+      }
+    ],
+    "body": null,
+    "bodyRequired": false
+  },
+  "AnalyticsController_topPosts": {
+    "method": "GET",
+    "path": "/api/v1/analytics/posts",
+    "summary": "Top posts: published items ranked by one metric, highest first",
+    "description": "**Scope:** read.\n\nOne entry per account a post was published on; from/to bound when it was published.",
+    "authenticated": true,
+    "idempotencyKey": false,
+    "parameters": [
+      {
+        "name": "from",
+        "in": "query",
+        "required": false,
+        "description": "ISO 8601 (2026-05-04 or 2026-05-04T09:30:00Z); from is included, to is not",
+        "schema": {
+          "format": "date-time",
+          "type": "string"
+        }
+      },
+      {
+        "name": "to",
+        "in": "query",
+        "required": false,
+        "description": "ISO 8601 (2026-05-04 or 2026-05-04T09:30:00Z); from is included, to is not",
+        "schema": {
+          "format": "date-time",
+          "type": "string"
+        }
+      },
+      {
+        "name": "platform",
+        "in": "query",
+        "required": false,
+        "description": "only items on this platform",
+        "schema": {
+          "type": "string",
+          "enum": [
+            "x",
+            "facebook",
+            "instagram",
+            "linkedin",
+            "threads",
+            "bluesky",
+            "mastodon",
+            "tiktok",
+            "youtube",
+            "pinterest"
+          ]
+        }
+      },
+      {
+        "name": "accountId",
+        "in": "query",
+        "required": false,
+        "description": "only items of this connected account",
+        "schema": {
+          "format": "uuid",
+          "type": "string"
+        }
+      },
+      {
+        "name": "sort",
+        "in": "query",
+        "required": false,
+        "description": "highest first; items whose platform does not give it come last",
+        "schema": {
+          "default": "likes",
+          "type": "string",
+          "enum": [
+            "impressions",
+            "reach",
+            "likes",
+            "comments",
+            "shares",
+            "saves",
+            "clicks",
+            "videoViews"
+          ]
+        }
+      },
+      {
+        "name": "limit",
+        "in": "query",
+        "required": false,
+        "description": "default 20, clamped to 50",
+        "schema": {
+          "minimum": 1,
+          "default": 20,
+          "type": "integer"
+        }
+      }
+    ],
+    "body": null,
+    "bodyRequired": false
+  },
+  "AnalyticsController_account": {
+    "method": "GET",
+    "path": "/api/v1/analytics/accounts/{id}",
+    "summary": "An account's followers over time and the totals of its items published in the range",
+    "description": "**Scope:** read.",
+    "authenticated": true,
+    "idempotencyKey": false,
+    "parameters": [
+      {
+        "name": "id",
+        "in": "path",
+        "required": true,
+        "description": "the connected account id (GET /api/v1/accounts)",
+        "schema": {
+          "format": "uuid",
+          "type": "string"
+        }
+      },
+      {
+        "name": "from",
+        "in": "query",
+        "required": false,
+        "description": "ISO 8601 (2026-05-04 or 2026-05-04T09:30:00Z); from is included, to is not",
+        "schema": {
+          "format": "date-time",
+          "type": "string"
+        }
+      },
+      {
+        "name": "to",
+        "in": "query",
+        "required": false,
+        "description": "ISO 8601 (2026-05-04 or 2026-05-04T09:30:00Z); from is included, to is not",
+        "schema": {
+          "format": "date-time",
+          "type": "string"
+        }
+      }
+    ],
+    "body": null,
+    "bodyRequired": false
+  },
+  "AnalyticsController_followersChart": {
+    "method": "GET",
+    "path": "/api/v1/analytics/accounts/{id}/followers.svg",
+    "summary": "An account's follower curve as an SVG chart",
+    "description": "**Scope:** read.",
+    "authenticated": true,
+    "idempotencyKey": false,
+    "parameters": [
+      {
+        "name": "id",
+        "in": "path",
+        "required": true,
+        "description": "the connected account id (GET /api/v1/accounts)",
+        "schema": {
+          "format": "uuid",
+          "type": "string"
+        }
+      },
+      {
+        "name": "from",
+        "in": "query",
+        "required": false,
+        "description": "ISO 8601 (2026-05-04 or 2026-05-04T09:30:00Z); from is included, to is not",
+        "schema": {
+          "format": "date-time",
+          "type": "string"
+        }
+      },
+      {
+        "name": "to",
+        "in": "query",
+        "required": false,
+        "description": "ISO 8601 (2026-05-04 or 2026-05-04T09:30:00Z); from is included, to is not",
+        "schema": {
+          "format": "date-time",
+          "type": "string"
+        }
+      }
+    ],
+    "body": null,
+    "bodyRequired": false
+  },
   "MetaWebhookController_verify": {
     "method": "GET",
     "path": "/webhooks/meta",
@@ -1673,7 +1927,8 @@ export const INPUT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "comment.hidden",
             "comment.unhidden",
             "comment.reply_deleted",
-            "comment.reclassified"
+            "comment.reclassified",
+            "post.metrics_updated"
           ]
         },
         "description": "the event types to deliver (webhook.disabled notices go to every enabled endpoint without asking)"
@@ -2060,7 +2315,8 @@ export const INPUT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "comment.hidden",
             "comment.unhidden",
             "comment.reply_deleted",
-            "comment.reclassified"
+            "comment.reclassified",
+            "post.metrics_updated"
           ]
         },
         "description": "the event types to deliver (webhook.disabled notices go to every enabled endpoint without asking)"

@@ -1,4 +1,4 @@
-import { accountStreamId, commentStreamId, postStreamId, queueStreamId, Subjects } from '@app/contracts';
+import { accountMetricsStreamId, accountStreamId, commentStreamId, postMetricsStreamId, postStreamId, queueStreamId, Subjects } from '@app/contracts';
 import { ENVELOPE_SCHEMA, generateEventSchemas, JsonSchema } from './event-schemas';
 
 /** The event unions of the contract, each with the stream its events are appended to (which names their subjects). */
@@ -7,6 +7,8 @@ export const EVENT_FAMILIES = [
   { union: 'CommentEvent', streamId: commentStreamId('{commentId}') },
   { union: 'AccountEvent', streamId: accountStreamId('{accountId}') },
   { union: 'QueueEvent', streamId: queueStreamId('{accountId}') },
+  { union: 'PostMetricsEvent', streamId: postMetricsStreamId('{postId}') },
+  { union: 'AccountMetricsEvent', streamId: accountMetricsStreamId('{accountId}') },
 ] as const;
 
 export const HEADERS_SCHEMA = 'NatsHeaders';

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { APPROVAL_STATES, ApprovalState, PostApproval, CreatePostResponse, LIMITS, PlatformOptions, PLATFORMS, POST_STATUSES, PostDetail, PostListItem, PostOverrides, PostRecordedResponse, PostStatus, PublishResult, ResolvedAccountEcho, ThreadPartResult, FirstCommentResult } from '@app/contracts';
 import { POST_FIELDS } from '../post-fields';
+import { PostMetricsSummarySchema } from './analytics.schemas';
 import { NextCursorProperty } from './list-page.schema';
 
 /*
@@ -98,6 +99,8 @@ export class PostListItemSchema implements PostListItem {
   @ApiProperty({ type: 'string', nullable: true }) errorMessage!: string | null;
   @ApiProperty(isoDateTime) createdAt!: string;
   @ApiPropertyOptional({ type: PostApprovalSchema, description: 'present when the post was held for review' }) approval?: PostApprovalSchema;
+  @ApiProperty({ type: PostMetricsSummarySchema, nullable: true, description: "the post's numbers summed over its accounts (GET /api/v1/posts/{id}/metrics for each); null until a first collection" })
+  metrics!: PostMetricsSummarySchema | null;
 }
 
 export class PostListSchema {
