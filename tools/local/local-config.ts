@@ -10,6 +10,9 @@ export function localPort(env: NodeJS.ProcessEnv): number {
 /** How often `npm start` polls the sandbox for comments unless COMMENTS_POLL_INTERVAL_MS says otherwise (the real platforms' defaults are minutes). */
 const LOCAL_COMMENTS_POLL_INTERVAL_MS = 3_000;
 
+/** This machine, by name and by address: where a developer's own client and webhook receiver run. */
+const LOCAL_HOSTS = 'localhost,127.0.0.1,[::1]';
+
 /** MEDIA_ALLOWED_HOSTS as configured, plus the sandbox's media host (on loopback, so refused otherwise). */
 function withSandboxMediaHost(configured: string | undefined, mediaUrl: string): string {
   return [configured, new URL(mediaUrl).host].filter(Boolean).join(',');
@@ -53,8 +56,10 @@ export function localConfig(input: { env: NodeJS.ProcessEnv; databaseUrl: string
           ...sandboxSignIn(env),
         }
       : {}),
-    // A local run is development: a sign-in may send the user back to a client on this machine (over http).
-    OAUTH_REDIRECT_ALLOWED_HOSTS: env.OAUTH_REDIRECT_ALLOWED_HOSTS ?? 'localhost,127.0.0.1,[::1]',
+    // A local run is development: a sign-in may send the user back to a client on this machine (over http),
+    // and webhooks may go to a receiver on this machine (over http), as the README's walkthrough does.
+    OAUTH_REDIRECT_ALLOWED_HOSTS: env.OAUTH_REDIRECT_ALLOWED_HOSTS ?? LOCAL_HOSTS,
+    WEBHOOK_ALLOWED_HOSTS: env.WEBHOOK_ALLOWED_HOSTS ?? LOCAL_HOSTS,
   });
 }
 
