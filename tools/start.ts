@@ -13,7 +13,7 @@ import { InProcessStack } from './local/in-process-stack';
 import { LOCAL_DIR, localDatabase, localNats, readLocalState } from './local/local-environment';
 import { localConfig, localPort, usesSandbox } from './local/local-config';
 import { checkPortsFree, explainListenError, LocalPort } from './local/local-ports';
-import { prepareSandboxSignIn } from './local/sandbox-users';
+import { forgetSandboxAppRegistrations, prepareSandboxSignIn } from './local/sandbox-users';
 import { keepingStopSignals, STOP_SIGNALS, Teardown } from './local/teardown';
 
 /** npm start without LOG_LEVEL: warnings and errors, and of the log-level lines only the access log. */
@@ -74,7 +74,11 @@ async function main(teardown: Teardown, log: (line: string) => void, logging: Re
   const config = localConfig({ env, databaseUrl: database.databaseUrl, natsUrl: nats.natsUrl, state, sandbox });
 
   const pool = createPool(config.databaseUrl, 2);
-  const demo = await ensureDemoWorkspace(new WorkspaceStore(pool), new AccountStore(pool, new TokenCipher(config.tokenEncryptionKey)), sandbox, state).finally(() => pool.end());
+  const accounts = new AccountStore(pool, new TokenCipher(config.tokenEncryptionKey));
+  const demo = await (async () => {
+    if (sandbox) await forgetSandboxAppRegistrations(accounts, sandbox);
+    return ensureDemoWorkspace(new WorkspaceStore(pool), accounts, sandbox, state);
+  })().finally(() => pool.end());
 
   const stack = new InProcessStack(config, logging);
   teardown.add('the apps', () => stack.stop());

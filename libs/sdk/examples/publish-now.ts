@@ -8,7 +8,11 @@ async function main(): Promise<void> {
   const { accounts } = await social.accounts.list();
   try {
     // Sent with an Idempotency-Key (a new UUID for this call), so a 429/503 is retried without publishing twice.
-    const answer = await social.posts.create({ content: 'Hello from the SDK', accounts: accounts.slice(0, 2).map((account) => account.id), publishNow: true });
+    // Two accounts that can publish this text now: connected (one waiting for a new sign-in, needs_reauth, refuses the
+    // post) and on a platform that takes a post without media (Instagram, TikTok, YouTube and Pinterest need one).
+    const needMedia = ['instagram', 'tiktok', 'youtube', 'pinterest'];
+    const ready = accounts.filter((account) => account.status === 'connected' && !needMedia.includes(account.platform)).slice(0, 2);
+    const answer = await social.posts.create({ content: 'Hello from the SDK', accounts: ready.map((account) => account.id), publishNow: true });
     // Recorded but not readable yet (a 202 with only the id): its outcome is GET /api/v1/posts/{id} in a moment.
     if (!isComplete(answer)) return console.log(`post ${answer.post.id} recorded: ${answer.note}`);
     const { post, results } = answer;

@@ -8,7 +8,11 @@ async function main(): Promise<void> {
   tomorrow.setUTCDate(tomorrow.getUTCDate() + 1);
   tomorrow.setUTCHours(9, 0, 0, 0);
   // Your own Idempotency-Key (e.g. your job's id) makes a re-run of this script answer the first post instead of a second one.
-  const { post } = await social.posts.create({ content: 'See you at nine', platforms: ['mastodon', 'bluesky'], scheduledAt: tomorrow.toISOString() }, { idempotencyKey: `newsletter-${tomorrow.toISOString().slice(0, 10)}` });
+  // The workspace's first connected Mastodon account (by id: `platforms: ['mastodon']` is refused once the workspace has two).
+  const { accounts } = await social.accounts.list();
+  const mastodon = accounts.find((account) => account.platform === 'mastodon' && account.status === 'connected');
+  if (!mastodon) return console.log('connect a Mastodon account first (POST /api/v1/accounts/connect)');
+  const { post } = await social.posts.create({ content: 'See you at nine', accounts: [mastodon.id], scheduledAt: tomorrow.toISOString() }, { idempotencyKey: `newsletter-${tomorrow.toISOString().slice(0, 10)}` });
   console.log(`scheduled ${post.id} for ${tomorrow.toISOString()}`);
   for await (const scheduled of social.posts.iterate({ status: 'scheduled', limit: 50 })) console.log(`${scheduled.scheduledAt}  ${scheduled.id}  ${scheduled.content}`);
 }
