@@ -1,5 +1,5 @@
 import { DynamicModule, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { Pool } from 'pg';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { DatabaseModule, PG_POOL } from '@app/database';
@@ -26,7 +26,7 @@ import { StorablePathParams } from './validation/storable-path-params';
 import { PostAnswers } from './posts/post-answers';
 import { PostsController } from './posts/posts.controller';
 import { RATE_LIMIT_PROVIDERS } from './rate-limit/rate-limit.providers';
-import { RequestShapeInterceptor } from './validation/request-shape';
+import { RequestShapeGuard } from './validation/request-shape';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { CalendarController } from './calendar/calendar.controller';
 import { QueueController } from './queue/queue.controller';
@@ -52,8 +52,8 @@ export class GatewayModule implements OnApplicationBootstrap, OnApplicationShutd
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         // After ApiKeyGuard: limits are per key, so they need its principal.
         ...RATE_LIMIT_PROVIDERS,
-        // After the guards (a request is authenticated and counted before its shape is judged), before the pipes.
-        { provide: APP_INTERCEPTOR, useClass: RequestShapeInterceptor },
+        // The last guard (a request is authenticated and counted before its shape is judged), before the pipes.
+        { provide: APP_GUARD, useClass: RequestShapeGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: PostViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new PostViewsReader(pool) },
         { provide: CommentViewsReader, inject: [PG_POOL], useFactory: (pool: Pool) => new CommentViewsReader(pool) },

@@ -127,12 +127,12 @@ describe('CommandRunner (load, decide, append with retry, over the PostgreSQL ev
     expect(await stored(id)).toEqual([]);
 
     const appendsBefore = store.appends;
-    // The first runs alone; the two sent while it runs are decided together, in one batch.
+    // Sent in the same turn, the three are decided together, in one batch: the refusal between its neighbours.
     const [first, refused, second] = await Promise.allSettled([runner.run(id, increment(1)), runner.run(id, increment(-1)), runner.run(id, increment(2))]);
     expect(refused).toMatchObject({ status: 'rejected', reason: { code: 'invalid_body' } });
     expect(first).toMatchObject({ status: 'fulfilled', value: { events: [{ data: { to: 1 } }] } });
     expect(second).toMatchObject({ status: 'fulfilled', value: { events: [{ data: { to: 3 } }], state: { count: 3 } } });
-    expect(store.appends - appendsBefore).toBe(2);
+    expect(store.appends - appendsBefore).toBe(1);
     expect(await stored(id)).toEqual([
       [{ to: 1 }, 'req-1'],
       [{ to: 3 }, 'req-2'],
@@ -147,10 +147,24 @@ describe('CommandRunner (load, decide, append with retry, over the PostgreSQL ev
     expect(store.appends).toBe(appendsBefore);
   });
 
-  it('commands on one stream that arrive while one runs are decided in order on the evolving state and appended in one go', async () => {
+  it('commands on one stream that arrive in the same turn are decided in order on the evolving state and appended in one go', async () => {
     const id = randomUUID();
     const appendsBefore = store.appends;
+    // The starts of one publication, delivered in one socket read: one batch, one append.
     const outcomes = await Promise.all([1, 2, 3, 4].map((by) => runner.run(id, increment(by))));
+    expect(outcomes.map((outcome) => outcome.events[0].data.to)).toEqual([1, 3, 6, 10]);
+    expect(store.appends - appendsBefore).toBe(1);
+    expect(outcomes.map((outcome) => outcome.position)).toEqual([outcomes[3].position, outcomes[3].position, outcomes[3].position, outcomes[3].position]);
+    expect(outcomes[1].state).toEqual({ count: 10 });
+  });
+
+  it('commands on one stream that arrive while one runs are decided in order on the evolving state and appended together after it', async () => {
+    const id = randomUUID();
+    const appendsBefore = store.appends;
+    const first = runner.run(id, increment(1));
+    // A later turn: the first batch is already reading or appending.
+    await new Promise((resolve) => setImmediate(resolve));
+    const outcomes = await Promise.all([first, ...[2, 3, 4].map((by) => runner.run(id, increment(by)))]);
     expect(outcomes.map((outcome) => outcome.events[0].data.to)).toEqual([1, 3, 6, 10]);
     // The first alone, the three queued behind it together: no command raced another of this process.
     expect(store.appends - appendsBefore).toBe(2);

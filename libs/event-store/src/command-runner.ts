@@ -66,8 +66,9 @@ type Decided<C, E, S> = { pending: Pending<C, E, S>; events: E[] } | { pending: 
 /**
  * Load → decide → append with the expected revision, for every command on one
  * kind of aggregate. Commands on the same stream that arrive together in this
- * process are decided one after the other on the evolving state and appended
- * in one go (the account outcomes of one publication arrive at once), so they
+ * process (in the same turn, or while its batch before them runs) are decided
+ * one after the other on the evolving state and appended in one go (the starts
+ * and the account outcomes of one publication arrive at once), so they
  * never race each other. A conflict with another process means it won the
  * race: the whole batch is decided again on what it wrote, up to
  * MAX_CONFLICT_RETRIES times. The state and revision a batch leaves are kept
@@ -107,7 +108,10 @@ export class CommandRunner<C, E extends DomainEvent, S> {
         return;
       }
       this.queues.set(id, [pending]);
-      void this.drain(id);
+      // After the current tick: the commands on this stream that arrive with this one (the starts of
+      // one publication, delivered in one socket read) are decided together and appended in one go,
+      // rather than this one alone and the rest in a second round trip after it.
+      queueMicrotask(() => void this.drain(id));
     });
   }
 

@@ -6,7 +6,7 @@ import { ErrorBodySchema } from './schemas/error-body.schema';
 /**
  * What any operation behind the API key can answer, whatever it does: each takes
  * only the query parameters it documents (none for most); any other is
- * unknown_query_parameter (RequestShapeInterceptor, the query DTOs' pipe).
+ * unknown_query_parameter (RequestShapeGuard, the query DTOs' pipe).
  */
 export const AUTHENTICATED_ERRORS: ErrorCode[] = ['unauthenticated', 'insufficient_scope', 'rate_limited', 'unknown_query_parameter', 'internal_error', 'service_unavailable'];
 
