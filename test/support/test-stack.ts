@@ -13,6 +13,16 @@ import { ALL_APPS, AppName, InProcessStack } from '../../tools/local/in-process-
 import { PrivateInfra } from './private-infra';
 
 /**
+ * Connections per app pool and for the test's own pool in a test stack. PostgreSQL takes 100
+ * (max_connections) and jest runs two files at once: seven apps at the production default of
+ * 10 each, with the test's pool, could ask for 90 per file. At 5 a stack opens at most 40 pooled
+ * connections (and the apps' few dedicated listeners), two stacks well under 100; the apps batch
+ * their writes, and no test here keeps more than a handful of queries of one app in flight.
+ */
+const STACK_APP_POOL_SIZE = 5;
+const STACK_TEST_POOL_SIZE = 5;
+
+/**
  * The whole service for one test file: its own database on the real Postgres,
  * its own namespace on the real NATS, every app running in this process, the
  * gateway listening on a free port.
@@ -40,7 +50,7 @@ export class TestStack {
    * for tests that stop or kill them; otherwise the machine's shared servers.
    */
   static async start(options: { apps?: AppName[]; overrides?: Partial<AppConfig>; sandbox?: boolean; infra?: PrivateInfra } = {}): Promise<TestStack> {
-    const db = await createTestDatabase(options.infra?.postgres.serverUrl);
+    const db = await createTestDatabase(options.infra?.postgres.serverUrl, STACK_TEST_POOL_SIZE);
     const sandbox = options.sandbox ? await startPlatformSandbox() : null;
     const config = new AppConfig().with({
       databaseUrl: db.url,
@@ -51,6 +61,7 @@ export class TestStack {
       // Tests never reach a real platform: without a sandbox every endpoint is a closed local port.
       platformSandboxUrl: sandbox?.url ?? 'http://127.0.0.1:9',
       platformRetry: { baseDelayMs: 1, maxDelayMs: 5 },
+      databasePoolSize: STACK_APP_POOL_SIZE,
       // The sandbox's media host is on loopback: the one private place media may come from in tests.
       mediaAllowedHosts: sandbox ? [new URL(sandbox.mediaUrl).host] : [],
       // Our app on every platform, as a deployment configures it (renewals authenticate as it).
