@@ -21,6 +21,8 @@ import { PrivateInfra } from './private-infra';
  */
 const STACK_APP_POOL_SIZE = 5;
 const STACK_TEST_POOL_SIZE = 5;
+/** How long a write's answer waits for the read model in a test stack (see start). */
+const STACK_PROJECTION_WAIT_MS = 20_000;
 
 /**
  * The whole service for one test file: its own database on the real Postgres,
@@ -62,6 +64,11 @@ export class TestStack {
       platformSandboxUrl: sandbox?.url ?? 'http://127.0.0.1:9',
       platformRetry: { baseDelayMs: 1, maxDelayMs: 5 },
       databasePoolSize: STACK_APP_POOL_SIZE,
+      // A write's answer waits for the read model, whose feed shows an event only once every older
+      // transaction on the whole server has ended (xid8 snapshots): the other test file's included. On the
+      // shared, loaded server that can outlast production's 5 s, and a 202 would fail a test that proves
+      // read-your-writes; tests of the 202 itself set their own short wait.
+      projectionWaitMs: STACK_PROJECTION_WAIT_MS,
       // The sandbox's media host is on loopback: the one private place media may come from in tests.
       mediaAllowedHosts: sandbox ? [new URL(sandbox.mediaUrl).host] : [],
       // Our app on every platform, as a deployment configures it (renewals authenticate as it).
