@@ -13,13 +13,14 @@ import { ALL_APPS, AppName, InProcessStack } from '../../tools/local/in-process-
 import { PrivateInfra } from './private-infra';
 
 /**
- * Connections per app pool and for the test's own pool in a test stack. PostgreSQL takes 100
- * (max_connections) and jest runs two files at once: seven apps at the production default of
- * 10 each, with the test's pool, could ask for 90 per file. At 5 a stack opens at most 40 pooled
- * connections (and the apps' few dedicated listeners), two stacks well under 100; the apps batch
- * their writes, and no test here keeps more than a handful of queries of one app in flight.
+ * Connections per app pool, and for the test's own pool, in a test stack. PostgreSQL takes 100
+ * (max_connections) and jest runs two files at once: seven apps at the production default of 10
+ * each, with the test's pool of 20, could ask for 90 per file before the apps' dedicated clients
+ * (feed leaders and subscriptions, LISTENs: about ten). At 3 and 5 a stack opens at most about 36,
+ * two stacks well under 100; the apps batch their writes, and the e2e and apps suites take as long
+ * as with 10.
  */
-const STACK_APP_POOL_SIZE = 5;
+const STACK_APP_POOL_SIZE = 3;
 const STACK_TEST_POOL_SIZE = 5;
 /** How long a write's answer waits for the read model in a test stack (see start). */
 const STACK_PROJECTION_WAIT_MS = 20_000;
