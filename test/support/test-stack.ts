@@ -13,6 +13,19 @@ import { ALL_APPS, AppName, InProcessStack } from '../../tools/local/in-process-
 import { PrivateInfra } from './private-infra';
 
 /**
+ * Connections per app pool, and for the test's own pool, in a test stack. PostgreSQL takes 100
+ * (max_connections) and jest runs two files at once: seven apps at the production default of 10
+ * each, with the test's pool of 20, could ask for 90 per file before the apps' dedicated clients
+ * (feed leaders and subscriptions, LISTENs: about ten). At 3 and 5 a stack opens at most about 36,
+ * two stacks well under 100. The apps batch their writes: six of the busiest e2e files took as long
+ * at 3 as at 5 (36 s), and the e2e and apps suites pass at 3.
+ */
+const STACK_APP_POOL_SIZE = 3;
+const STACK_TEST_POOL_SIZE = 5;
+/** How long a write's answer waits for the read model in a test stack (see start). */
+const STACK_PROJECTION_WAIT_MS = 20_000;
+
+/**
  * The whole service for one test file: its own database on the real Postgres,
  * its own namespace on the real NATS, every app running in this process, the
  * gateway listening on a free port.
@@ -40,7 +53,7 @@ export class TestStack {
    * for tests that stop or kill them; otherwise the machine's shared servers.
    */
   static async start(options: { apps?: AppName[]; overrides?: Partial<AppConfig>; sandbox?: boolean; infra?: PrivateInfra } = {}): Promise<TestStack> {
-    const db = await createTestDatabase(options.infra?.postgres.serverUrl);
+    const db = await createTestDatabase(options.infra?.postgres.serverUrl, STACK_TEST_POOL_SIZE);
     const sandbox = options.sandbox ? await startPlatformSandbox() : null;
     const config = new AppConfig().with({
       databaseUrl: db.url,
@@ -51,6 +64,12 @@ export class TestStack {
       // Tests never reach a real platform: without a sandbox every endpoint is a closed local port.
       platformSandboxUrl: sandbox?.url ?? 'http://127.0.0.1:9',
       platformRetry: { baseDelayMs: 1, maxDelayMs: 5 },
+      databasePoolSize: STACK_APP_POOL_SIZE,
+      // A write's answer waits for the read model, whose feed shows an event only once every older
+      // transaction on the whole server has ended (xid8 snapshots): the other test file's included. On the
+      // shared, loaded server that can outlast production's 5 s, and a 202 would fail a test that proves
+      // read-your-writes; tests of the 202 itself set their own short wait.
+      projectionWaitMs: STACK_PROJECTION_WAIT_MS,
       // The sandbox's media host is on loopback: the one private place media may come from in tests.
       mediaAllowedHosts: sandbox ? [new URL(sandbox.mediaUrl).host] : [],
       // Our app on every platform, as a deployment configures it (renewals authenticate as it).

@@ -44,7 +44,11 @@ describe('relayToJetStream (pipelined publishes that keep store order)', () => {
       const data = { n: i, padding: i === large ? 'x'.repeat(8192) : '' };
       await store.append(`post-${randomUUID()}`, [{ eventId: randomUUID(), type: 'PostCreated', data, metadata: { workspaceId: 'w-1', version: 1 } }], 'no_stream');
     }
-    return store.readAll(START, 100);
+    // The feed shows an event once every older transaction on the server has ended (other test
+    // files' included, in their own databases), so it is read until every event stored here is in it.
+    let events: RecordedEvent[] = [];
+    await until(async () => (events = await store.readAll(START, 100)).length === count, 15_000);
+    return events;
   }
 
   async function setMaxMessageSize(bytes: number): Promise<void> {

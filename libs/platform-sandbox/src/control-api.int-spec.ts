@@ -55,6 +55,22 @@ it('injects a fault, counts requests, lists what was published, adds a comment a
   expect((await json('/_sandbox/published')).body?.items).toEqual([]);
 });
 
+it('holds a request unanswered, and makes nothing, until the test removes the hold', async () => {
+  const token = await signIn('x', '@held', 'held');
+  const hold = await json('/_sandbox/faults', { method: 'POST', body: JSON.stringify({ platform: 'x', account: 'held', fault: { type: 'hold' } }) });
+  expect(hold.status).toBe(201);
+  let answered = false;
+  const sending = tweet(token, 'held back').then((answer) => ((answered = true), answer));
+  while ((await json('/_sandbox/requests?platform=x&account=held&operation=publish')).body?.count !== 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  // Arrived and counted, but neither handled nor answered while held.
+  expect((await json('/_sandbox/published?platform=x&account=held')).body?.items).toEqual([]);
+  expect(answered).toBe(false);
+
+  expect((await json(`/_sandbox/faults/${(hold.body as unknown as { id: string }).id}`, { method: 'DELETE' })).status).toBe(204);
+  expect((await sending).status).toBe(201);
+  expect((await json('/_sandbox/published?platform=x&account=held')).body?.items).toMatchObject([{ text: 'held back' }]);
+});
+
 it('answers a request without a token in the platform error shape', async () => {
   const response = await fetch(`${sandbox.url}/mastodon/api/v1/statuses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"status":"hi"}' });
   expect(response.status).toBe(401);

@@ -11,7 +11,7 @@ import { SandboxControl, SandboxControlError } from './sandbox-control';
  *   POST   /_sandbox/comments {platform, parentId, text, author?}   a comment from "someone else"
  *   GET    /_sandbox/comments/:platform/:id   {item, hidden, deleted}: what hiding or deleting did to it
  *   GET    /_sandbox/faults ; POST /_sandbox/faults {platform, account?, operation?, times?, fault}
- *   DELETE /_sandbox/faults ; DELETE /_sandbox/faults/:id
+ *   DELETE /_sandbox/faults ; DELETE /_sandbox/faults/:id   (removing a hold lets the requests it holds go on)
  *   POST   /_sandbox/accounts {platform, handle, key?, kind?, ownerKey?, attributes?, scopes?}   an account with tokens
  *          (without scopes: every scope the platform's documented table names, see auth/documented-consent.ts)
  *   POST   /_sandbox/accounts/:key/revoke   every token of that account stops working

@@ -5,6 +5,9 @@ import type { Platform } from '@app/contracts';
  * - error: answer with the platform's own error body (status, and its code when given);
  * - rate_limit: 429 (or the platform's throttling answer) with its reset header;
  * - latency: wait before handling (then handle normally);
+ * - hold: wait before handling until the test releases the fault (removes it, or clears the
+ *   faults), then handle normally: a platform that keeps a call for as long as the test needs,
+ *   whatever the machine's load (a latency races the caller's own timers);
  * - drop: handle the request — the post IS made — then close the connection without an
  *   answer: the "outcome unknown" case;
  * - partial_upload: the platform keeps only the first `keepBytes` of an upload chunk and
@@ -15,6 +18,7 @@ export type FaultSpec =
   | { type: 'error'; status: number; code?: string; message?: string }
   | { type: 'rate_limit'; resetAfterSeconds?: number }
   | { type: 'latency'; ms: number }
+  | { type: 'hold' }
   | { type: 'drop' }
   | { type: 'partial_upload'; keepBytes: number };
 
@@ -28,7 +32,7 @@ export interface FaultRequest {
    * an item's numbers, an account's followers where asked for them), or '*' for any.
    */
   operation?: string;
-  /** How many matching requests it affects; 'always' until cleared. Default 1 (latency: always). */
+  /** How many matching requests it affects; 'always' until cleared. Default 1 (latency and hold: always). */
   times?: number | 'always';
   fault: FaultSpec;
 }
@@ -43,7 +47,7 @@ export interface ActiveFault {
 }
 
 export function toActiveFault(id: string, request: FaultRequest): ActiveFault {
-  const times = request.times ?? (request.fault.type === 'latency' ? 'always' : 1);
+  const times = request.times ?? (request.fault.type === 'latency' || request.fault.type === 'hold' ? 'always' : 1);
   return {
     id,
     platform: request.platform,

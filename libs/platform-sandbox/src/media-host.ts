@@ -65,6 +65,8 @@ const CONTENT_TYPES: Record<string, string> = {
   txt: 'text/plain',
 };
 
+/** How long the media host keeps an idle connection open (see startMediaHost). */
+const MEDIA_HOST_KEEP_ALIVE_MS = 60_000;
 const MEDIA_PATH = /^\/media\/([A-Za-z0-9._-]+)\.([a-z0-9]+)$/;
 const PADDING = Buffer.alloc(64 * 1024);
 
@@ -112,6 +114,10 @@ export async function startMediaHost(options: { host?: string; port?: number } =
     add(requestsByName, name, 1);
     serve(url, request, response, (bytes) => add(bytesByName, name, bytes)).catch(() => response.destroy());
   });
+  // Idle connections stay open as a CDN keeps them (nginx: 75 s), not Node's 5 s: a fetcher reuses an idle
+  // connection, and on a stalled machine the server's 5 s close could land after the reused request was
+  // sent, resetting it (ECONNRESET, media_unreachable). Clients take the Keep-Alive: timeout hint.
+  server.keepAliveTimeout = MEDIA_HOST_KEEP_ALIVE_MS;
   server.on('secureConnection', () => connections++);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

@@ -8,7 +8,7 @@ import type { SandboxStore } from './store';
  * identify the account from its access token (refused as the platform refuses an unknown,
  * expired or revoked one), check the token holds the scopes the endpoint's documentation
  * requires (libs/platforms/src/scopes: refused in the platform's words when it does not; a
- * route with no row there is a sandbox defect and answers 500), count the request, apply injected faults (latency, error body,
+ * route with no row there is a sandbox defect and answers 500), count the request, apply injected faults (latency, a hold the test releases, error body,
  * rate limit, a partial upload), run the handler, and for a `drop` fault close the connection after the
  * handler has made the post, without answering.
  */
@@ -57,8 +57,9 @@ async function handle(
   if (bearer && !documented) return send(reply, dialect.error(500, undefined, `sandbox defect: ${route.method} ${route.url} has no row in ${dialect.platform}'s documented scope table`));
   if (documented && !grantsEndpoint(documented, ctx.scopes)) return send(reply, dialect.insufficientScope(documented, missingScopes(documented, ctx.scopes)));
 
-  const { latencyMs, fault } = store.takeFaults(dialect.platform, ctx.account, operation);
+  const { latencyMs, holds, fault } = store.takeFaults(dialect.platform, ctx.account, operation);
   if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+  if (holds.length > 0) await Promise.all(holds);
   if (fault?.type === 'error') return send(reply, dialect.error(fault.status, fault.code, fault.message ?? `injected error ${fault.status}`));
   if (fault?.type === 'rate_limit') return send(reply, dialect.rateLimited(fault.resetAfterSeconds ?? 1));
   if (fault?.type === 'partial_upload') ctx.keptBytes = fault.keepBytes;

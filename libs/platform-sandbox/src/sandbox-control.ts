@@ -108,12 +108,14 @@ export class SandboxControl {
     return this.store.addFault(request);
   }
 
+  /** Removes a fault; removing a hold lets the requests it holds go on. */
   removeFault(id: string): boolean {
     return this.store.removeFault(id);
   }
 
+  /** Removes every fault; the requests held by a hold go on. */
   clearFaults(): void {
-    this.store.faults = [];
+    this.store.clearFaults();
   }
 
   faults(): ActiveFault[] {

@@ -116,6 +116,8 @@ export class SandboxStore {
   items: SandboxItem[] = [];
   requests: RequestRecord[] = [];
   faults: ActiveFault[] = [];
+  /** Each hold fault's release (see FaultSpec 'hold'), kept until released even once its count is spent. */
+  private readonly holds = new Map<string, { released: Promise<void>; release: () => void }>();
   pending = new Map<string, PendingObject>();
   /** Media uploads by `${platform}:${id}`. */
   uploads = new Map<string, SandboxUpload>();
@@ -231,23 +233,46 @@ export class SandboxStore {
   addFault(request: FaultRequest): ActiveFault {
     const fault = toActiveFault(`fault-${this.nextSeq()}`, request);
     this.faults.push(fault);
+    if (fault.fault.type === 'hold') {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      this.holds.set(fault.id, { released, release });
+    }
     return fault;
   }
 
+  /** Removes a fault; a hold's waiting requests go on. False when no such fault is active or holding. */
   removeFault(id: string): boolean {
     const before = this.faults.length;
     this.faults = this.faults.filter((fault) => fault.id !== id);
-    return this.faults.length < before;
+    const hold = this.holds.get(id);
+    this.holds.delete(id);
+    hold?.release();
+    return this.faults.length < before || hold !== undefined;
   }
 
-  /** The latency to apply and the first other fault for this request; consumes what it returns. */
-  takeFaults(platform: Platform, account: string, operation: string): { latencyMs: number; fault: FaultSpec | null } {
+  /** Removes every fault and lets every held request go on. */
+  clearFaults(): void {
+    this.faults = [];
+    for (const hold of this.holds.values()) hold.release();
+    this.holds.clear();
+  }
+
+  /**
+   * The latency to apply, the holds to wait for (released by the test) and the first other fault
+   * for this request; consumes what it returns.
+   */
+  takeFaults(platform: Platform, account: string, operation: string): { latencyMs: number; holds: Array<Promise<void>>; fault: FaultSpec | null } {
     let latencyMs = 0;
+    const holds: Array<Promise<void>> = [];
     let fault: FaultSpec | null = null;
     for (const active of this.faults) {
       if (!faultMatches(active, platform, account, operation)) continue;
       if (active.fault.type === 'latency') {
         latencyMs += active.fault.ms;
+        active.remaining--;
+      } else if (active.fault.type === 'hold') {
+        holds.push(this.holds.get(active.id)!.released);
         active.remaining--;
       } else if (fault === null) {
         fault = active.fault;
@@ -255,7 +280,7 @@ export class SandboxStore {
       }
     }
     this.faults = this.faults.filter((active) => active.remaining > 0);
-    return { latencyMs, fault };
+    return { latencyMs, holds, fault };
   }
 
   reset(): void {
@@ -264,7 +289,7 @@ export class SandboxStore {
     this.records.clear();
     this.deleted = [];
     this.requests = [];
-    this.faults = [];
+    this.clearFaults();
     this.pending.clear();
     this.uploads.clear();
     this.idempotency.clear();

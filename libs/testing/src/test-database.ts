@@ -19,15 +19,24 @@ function urlFor(serverUrl: string, database: string): string {
 }
 
 /**
+ * The connections a test file's own pool may open. The server takes 100 connections
+ * (max_connections), shared by the two test files jest runs at once and everything else on the
+ * machine: enough for the int-specs that race a row from many connections (40 draws, 30 checks),
+ * a fifth of the server.
+ */
+export const TEST_POOL_SIZE = 10;
+
+/**
  * A fresh, migrated database of its own for one test file, on the real server,
  * or on `serverUrl` (a private server an outage test stops and starts).
+ * `poolSize`: the connections its pool may open (a whole test stack needs few of its own).
  */
-export async function createTestDatabase(serverUrl = TEST_SERVER_URL): Promise<TestDatabase> {
+export async function createTestDatabase(serverUrl = TEST_SERVER_URL, poolSize = TEST_POOL_SIZE): Promise<TestDatabase> {
   const name = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   await withServer(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = urlFor(serverUrl, name);
   await migrate(url);
-  const pool = createPool(url, 20);
+  const pool = createPool(url, poolSize);
   return {
     url,
     pool,
