@@ -204,12 +204,15 @@ describe('POST /api/v1/posts with a thread', () => {
 
   it('a publisher stopped during a part\'s call: redelivered, it never sends that part again; a retry resends it under the same Idempotency-Key', async () => {
     const mastodon = await account('mastodon');
-    // The first part's call outlasts the one ack wait of grace a stopping publisher gives its running job.
-    sandbox().addFault({ platform: 'mastodon', account: mastodon.token, operation: 'comment', times: 1, fault: { type: 'latency', ms: ACK_WAIT_MS + 500 } });
+    // The platform holds the first part's call until the publisher has stopped: it outlasts the one ack wait of grace a
+    // stopping publisher gives its running job however slowly the machine runs (a latency would race the stop).
+    const hold = sandbox().addFault({ platform: 'mastodon', account: mastodon.token, operation: 'comment', times: 1, fault: { type: 'hold' } });
     const response = await create({ content: 'Interrupted thread', accounts: [mastodon.ref], thread: [{ content: 'One.' }, { content: 'Two.' }, { content: 'Three.' }] });
     const postId = response.body.post.id;
     await until(() => sandbox().requestCount({ account: mastodon.token, operation: 'comment' }) === 1);
     await stack.stopApp('publisher');
+    // Only now does the platform make it and answer: to a publisher that can no longer record the answer.
+    sandbox().removeFault(hold.id);
     await stack.startApp('publisher');
     const inDoubt = await partsRecorded(postId, mastodon.id, 1);
     expect(inDoubt.threadResults[mastodon.id]).toEqual([{ index: 0, status: 'failed', error: expect.objectContaining({ code: 'outcome_unknown' }) }]);
@@ -228,12 +231,15 @@ describe('POST /api/v1/posts with a thread', () => {
 
   it('a publisher stopped during a first comment\'s call: redelivered, it never sends that comment again (outcome_unknown) and skips the later ones', async () => {
     const mastodon = await account('mastodon');
-    // First comments share the parts' start boundary (FirstCommentStarted before the call).
-    sandbox().addFault({ platform: 'mastodon', account: mastodon.token, operation: 'comment', times: 1, fault: { type: 'latency', ms: ACK_WAIT_MS + 500 } });
+    // First comments share the parts' start boundary (FirstCommentStarted before the call). The platform holds the
+    // call until the publisher has stopped, so the stopping publisher never sees its answer.
+    const hold = sandbox().addFault({ platform: 'mastodon', account: mastodon.token, operation: 'comment', times: 1, fault: { type: 'hold' } });
     const response = await create({ content: 'Interrupted first comments', accounts: [mastodon.ref], firstComments: ['First.', 'Second.'] });
     const postId = response.body.post.id;
     await until(() => sandbox().requestCount({ account: mastodon.token, operation: 'comment' }) === 1);
     await stack.stopApp('publisher');
+    // Only now does the platform make it and answer: to a publisher that can no longer record the answer.
+    sandbox().removeFault(hold.id);
     await stack.startApp('publisher');
     await until(async () => (await firstCommentEvents(postId)).length === 3, 10_000);
     expect(await firstCommentEvents(postId)).toEqual([

@@ -14,13 +14,12 @@ import { PrivateInfra } from './private-infra';
 
 /**
  * Connections per app pool, and for the test's own pool, in a test stack. PostgreSQL takes 100
- * (max_connections) and jest runs two files at once: seven apps at the production default of 10
- * each, with the test's pool of 20, could ask for 90 per file before the apps' dedicated clients
- * (feed leaders and subscriptions, LISTENs: about ten). At 3 and 5 a stack opens at most about 36,
- * two stacks well under 100. The apps batch their writes: six of the busiest e2e files took as long
- * at 3 as at 5 (36 s), and the e2e and apps suites pass at 3.
+ * (max_connections) and jest runs two files at once: eight apps at the production default of 10
+ * each, with the test's pool of 20, could ask for 100 per file before the apps' dedicated clients
+ * (feed leaders and subscriptions, LISTENs: about ten). At 5 (the projector takes its own floor,
+ * PROJECTOR_MIN_POOL_SIZE) and 5 a stack opens far fewer; pools open connections as they are used.
  */
-const STACK_APP_POOL_SIZE = 3;
+const STACK_APP_POOL_SIZE = 5;
 const STACK_TEST_POOL_SIZE = 5;
 /** How long a write's answer waits for the read model in a test stack (see start). */
 const STACK_PROJECTION_WAIT_MS = 20_000;

@@ -6,14 +6,24 @@ import { HealthModule, readinessChecks } from '@app/health';
 import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '@app/messaging';
 import { ProjectorService } from './projector.service';
+import { READ_MODELS } from './read-models';
+
+/**
+ * The fewest connections the projector runs on. Each read model's batch holds one for its transaction
+ * and may read a stream with a second (catching a stream up in revision order), and the relay reads
+ * the feed while it saves its checkpoint: below two per feed follower, every follower can hold one and
+ * wait for another for ever. So DATABASE_POOL_SIZE never sizes the projector's pool below this.
+ */
+export const PROJECTOR_MIN_POOL_SIZE = 2 * (READ_MODELS.length + 1);
 
 /** Builds the read models from the event feed and relays the feed to JetStream. */
 @Module({})
 export class ProjectorModule {
   static forRoot(config: AppConfig): DynamicModule {
+    const own = config.with({ databasePoolSize: Math.max(config.databasePoolSize, PROJECTOR_MIN_POOL_SIZE) });
     return {
       module: ProjectorModule,
-      imports: [AppConfigModule.forRoot(config), DatabaseModule, MessagingModule, EventStoreModule, HealthModule, ObservabilityModule],
+      imports: [AppConfigModule.forRoot(own), DatabaseModule, MessagingModule, EventStoreModule, HealthModule, ObservabilityModule],
       providers: [ProjectorService, readinessChecks(EventStoreReadiness)],
     };
   }
