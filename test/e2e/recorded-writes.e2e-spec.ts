@@ -14,7 +14,9 @@ describe('posts writes recorded while the read model cannot show them', () => {
 
   beforeAll(async () => {
     // Every app but the projector: commands are recorded, post_views stays empty (and nothing is relayed yet).
-    stack = await TestStack.start({ apps: ['posts', 'accounts', 'publisher', 'gateway'], sandbox: true, overrides: { projectionWaitMs: 300, publishWaitMs: 1_000 } });
+    // The read-model wait is short (each unreadable write waits it out) but long enough for a caught-up
+    // projector to show one draft on a loaded machine (the last write).
+    stack = await TestStack.start({ apps: ['posts', 'accounts', 'publisher', 'gateway'], sandbox: true, overrides: { projectionWaitMs: 2_000, publishWaitMs: 2_500 } });
     ({ key, workspaceId } = await stack.workspace());
   });
   afterAll(() => stack.stop());
