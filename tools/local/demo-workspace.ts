@@ -1,4 +1,4 @@
-import type { Platform } from '@app/contracts';
+import { Platform, SCOPES } from '@app/contracts';
 import type { AccountStore } from '@app/accounts';
 import type { WorkspaceStore } from '@app/workspaces';
 import type { RunningPlatformSandbox } from '@app/platform-sandbox';
@@ -23,7 +23,7 @@ export const DEMO_ACCOUNTS: Array<{ platform: Platform; handle: string }> = [
 export async function ensureDemoWorkspace(store: WorkspaceStore, accounts: AccountStore, sandbox: RunningPlatformSandbox | null, state: LocalState): Promise<NonNullable<LocalState['demo']>> {
   if (!state.demo || !(await store.authenticate(state.demo.key))) {
     const workspace = await store.createWorkspace('Demo workspace');
-    const key = await store.createKey(workspace.id, ['read', 'write', 'publish', 'engage', 'accounts', 'webhooks']);
+    const key = await store.createKey(workspace.id, [...SCOPES]);
     state.demo = { workspaceId: workspace.id, keyId: key.id, key: key.key };
     writeLocalState(state);
   }
