@@ -145,8 +145,7 @@ export class PostsController {
     @Headers('x-request-id') requestId: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatePostResponse | PostRecordedResponse> {
-    const command: ReviewPostCommand = { workspaceId: principal.workspaceId, postId: id, actor: actorOf(principal), note: dto.note ?? null };
-    return this.run('posts.approve', principal.workspaceId, command, requestId, reply, 200);
+    return this.review('posts.approve', principal, id, dto, requestId, reply);
   }
 
   /** A reviewer rejects a post held for review: it is not published (a scheduled one fails at its time with approval_missed) unless edited and approved. */
@@ -165,8 +164,13 @@ export class PostsController {
     @Headers('x-request-id') requestId: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatePostResponse | PostRecordedResponse> {
+    return this.review('posts.reject', principal, id, dto, requestId, reply);
+  }
+
+  /** A reviewer's decision, answered with the post as it now stands. */
+  private review(name: 'posts.approve' | 'posts.reject', principal: KeyPrincipal, id: string, dto: ReviewPostDto, requestId: string | undefined, reply: FastifyReply) {
     const command: ReviewPostCommand = { workspaceId: principal.workspaceId, postId: id, actor: actorOf(principal), note: dto.note ?? null };
-    return this.run('posts.reject', principal.workspaceId, command, requestId, reply, 200);
+    return this.run(name, principal.workspaceId, command, requestId, reply, 200);
   }
 
   @Get()
