@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { Scope } from '@app/contracts';
+import { SameMomentReads } from '@app/database';
 import { generateApiKey, hashApiKey } from './api-key';
 
 export interface Workspace {
@@ -33,6 +34,15 @@ export interface KeyPrincipal {
 
 /** Workspaces and their API keys (plain tables: configuration, not domain events); accounts live in @app/accounts. */
 export class WorkspaceStore {
+  /**
+   * Settings asked for in the same moment, read in one statement: every post command reads its
+   * workspace's (approvals), so the creates of one moment share one read, as their accounts do.
+   */
+  private readonly settingsRows = new SameMomentReads<string, WorkspaceSettings>(async (ids) => {
+    const { rows } = await this.pool.query<{ id: string; approval_required: boolean }>('SELECT id, approval_required FROM workspaces WHERE id = ANY($1::uuid[])', [ids]);
+    return new Map(rows.map((row) => [row.id, { approvalRequired: row.approval_required }]));
+  });
+
   constructor(private readonly pool: Pool) {}
 
   async createWorkspace(name: string): Promise<Workspace> {
@@ -66,8 +76,7 @@ export class WorkspaceStore {
 
   /** The workspace's settings; null for an unknown workspace. */
   async settings(workspaceId: string): Promise<WorkspaceSettings | null> {
-    const { rows } = await this.pool.query<{ approval_required: boolean }>('SELECT approval_required FROM workspaces WHERE id = $1', [workspaceId]);
-    return rows[0] ? { approvalRequired: rows[0].approval_required } : null;
+    return (await this.settingsRows.get(workspaceId)) ?? null;
   }
 
   /** Changes the settings given, keeps the others; null for an unknown workspace. */
