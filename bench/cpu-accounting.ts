@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
 import type { AppCounters } from './app-counters';
 import type { BenchNats, NatsTraffic } from './bench-nats';
-import { cpuMsOf } from './process-cpu';
+import { cpuMsOf, syscallsOf } from './process-cpu';
 
 /** What the accounting needs of the running service (startService's answer). */
 interface Service {
@@ -15,6 +15,8 @@ interface Sample {
   /** Each PostgreSQL backend serving the bench database, by pid. */
   postgres: Map<number, number>;
   nats: number | null;
+  /** Read- and write-class system calls of each app process so far. */
+  appSyscalls: Record<string, number>;
   counters: Record<string, AppCounters>;
   database: { xactCommit: number; tupInserted: number; tupUpdated: number };
   natsTraffic: NatsTraffic | null;
@@ -34,6 +36,9 @@ export interface CostPerOperation {
   natsMessagesSent: number;
   natsMessagesSentByApp: Record<string, number>;
   natsServerMessages: number | null;
+  /** Read- and write-class system calls per operation (sockets included): each app process, and their sum. */
+  syscallsByApp: Record<string, number>;
+  syscalls: number;
   /** Per operation, by the statement's first words and app (BENCH_SQL_BY_STATEMENT=1 only). */
   sqlByStatement?: Record<string, number>;
 }
@@ -71,6 +76,7 @@ export class CpuAccounting {
       apps: Object.fromEntries(Object.entries(this.service.pids).map(([app, pid]) => [app, cpuMsOf(pid) ?? NaN])),
       postgres,
       nats: this.nats ? cpuMsOf(this.nats.pid) : null,
+      appSyscalls: Object.fromEntries(Object.entries(this.service.pids).map(([app, pid]) => [app, syscallsOf(pid) ?? NaN])),
       counters,
       database: { xactCommit: Number(database[0].xact_commit), tupInserted: Number(database[0].tup_inserted), tupUpdated: Number(database[0].tup_updated) },
       natsTraffic,
@@ -100,8 +106,11 @@ function costBetween(before: Sample, after: Sample, operations: number): CostPer
   const sqlStatementsByApp = Object.fromEntries(Object.keys(after.counters).map((app) => [app, per(after.counters[app].sqlStatements - before.counters[app].sqlStatements)]));
   const natsMessagesSentByApp = Object.fromEntries(Object.keys(after.counters).map((app) => [app, per(after.counters[app].natsOutMsgs - before.counters[app].natsOutMsgs)]));
   const traffic = after.natsTraffic && before.natsTraffic ? per(after.natsTraffic.inMsgs - before.natsTraffic.inMsgs + (after.natsTraffic.outMsgs - before.natsTraffic.outMsgs)) : null;
+  const syscallsByApp = Object.fromEntries(Object.keys(after.appSyscalls).map((app) => [app, per(after.appSyscalls[app] - before.appSyscalls[app])]));
   return {
     operations,
+    syscallsByApp,
+    syscalls: Object.values(syscallsByApp).reduce((a, b) => a + b, 0),
     cpuMs: { apps, appsTotal, postgres, nats, total: appsTotal + postgres + (nats ?? 0) },
     sqlStatements: Object.values(sqlStatementsByApp).reduce((a, b) => a + b, 0),
     sqlStatementsByApp,
@@ -133,10 +142,12 @@ export function formatCost(label: string, cost: CostPerOperation): string {
   const apps = Object.entries(cost.cpuMs.apps).map(([app, value]) => `${app} ${ms(value)}`).join(', ');
   const sqlByApp = Object.entries(cost.sqlStatementsByApp).map(([app, value]) => `${app} ${value.toFixed(2)}`).join(', ');
   const natsByApp = Object.entries(cost.natsMessagesSentByApp).map(([app, value]) => `${app} ${value.toFixed(2)}`).join(', ');
+  const syscallsByApp = Object.entries(cost.syscallsByApp).map(([app, value]) => `${app} ${value.toFixed(2)}`).join(', ');
   return [
     `CPU per ${label} (ms, over ${cost.operations}): all ${ms(cost.cpuMs.total)} = apps ${ms(cost.cpuMs.appsTotal)} (${apps}) + PostgreSQL ${ms(cost.cpuMs.postgres)} + nats-server ${ms(cost.cpuMs.nats)}`,
     `SQL per ${label}: ${cost.sqlStatements.toFixed(2)} statements (${sqlByApp}), ${cost.transactions.toFixed(2)} transactions, ${cost.rowsWritten.toFixed(2)} rows written`,
     `NATS per ${label}: ${cost.natsMessagesSent.toFixed(2)} messages sent by the apps (${natsByApp}), ${cost.natsServerMessages === null ? '-' : cost.natsServerMessages.toFixed(2)} in + out at the server`,
+    `System calls per ${label} (read and write class): ${cost.syscalls.toFixed(2)} by the apps (${syscallsByApp})`,
     ...(cost.sqlByStatement ? Object.entries(cost.sqlByStatement).map(([text, value]) => `  ${value.toFixed(3)}  ${text}`) : []),
   ].join('\n');
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { adminQuery, SERVER } from './bench-environment';
+import { machineCpuMs } from './process-cpu';
 
 const run = promisify(execFile);
 
@@ -14,6 +15,13 @@ export interface PgbenchFigure {
   clients: number;
   seconds: number;
   perSecond: number;
+  /**
+   * CPU the whole machine spent per insert while pgbench ran (PostgreSQL's
+   * backends, pgbench itself, the kernel): the same run's unit for what one
+   * operation of ours costs, so figures from a slower or busier machine still
+   * compare (CPU per draft / this = how many plain inserts a draft costs).
+   */
+  machineCpuMsPerInsert: number;
 }
 
 /** Whether pgbench (it ships with the PostgreSQL client) is on the PATH. */
@@ -42,10 +50,13 @@ export async function pgbenchInsertRate(clients: number, seconds: number): Promi
     await adminQuery('CREATE TABLE bench_baseline (id uuid PRIMARY KEY, workspace_id uuid NOT NULL, content text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())', url.toString());
     const script = join(dir, 'insert.sql');
     writeFileSync(script, INSERT_SCRIPT);
+    const cpuBefore = machineCpuMs();
     const { stdout } = await run('pgbench', ['-n', '-c', String(clients), '-j', '2', '-T', String(seconds), '-f', script, url.toString()]);
+    const cpuMs = machineCpuMs() - cpuBefore;
     const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(stdout);
-    if (!tps) throw new Error(`pgbench printed no tps:\n${stdout}`);
-    return { clients, seconds, perSecond: Number(tps[1]) };
+    const processed = /number of transactions actually processed: (\d+)/.exec(stdout);
+    if (!tps || !processed) throw new Error(`pgbench printed no tps:\n${stdout}`);
+    return { clients, seconds, perSecond: Number(tps[1]), machineCpuMsPerInsert: cpuMs / Number(processed[1]) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
