@@ -16,15 +16,9 @@ const TICKS_PER_SECOND = (() => {
  * parentheses, so the fields are counted after its closing parenthesis.
  */
 export function cpuMsOf(pid: number): number | null {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(pid);
   // After the name: state is field 3, so utime (14) and stime (15) are at 11 and 12 here.
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  return fields ? ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND : null;
 }
 
 /**
@@ -45,9 +39,29 @@ export function syscallsOf(pid: number): number | null {
   return field('syscr') + field('syscw');
 }
 
-/** CPU the whole machine has used so far (every core, user + nice + system + irq + softirq; not steal, which other guests used), in ms, from /proc/stat. */
-export function machineCpuMs(): number {
-  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-  const [user, nice, system, , , irq, softirq] = fields.map(Number);
-  return ((user + nice + system + irq + softirq) * 1000) / TICKS_PER_SECOND;
+/**
+ * CPU of the children a process has waited for (cutime + cstime in /proc/<pid>/stat), in ms:
+ * the postmaster's is every PostgreSQL backend that has ended, the bench's own every command
+ * it ran to the end (pgbench); null once the process has exited.
+ */
+export function reapedChildrenCpuMsOf(pid: number): number | null {
+  const fields = statFields(pid);
+  // cutime (16) and cstime (17) are at 13 and 14 after the name.
+  return fields ? ((Number(fields[13]) + Number(fields[14])) * 1000) / TICKS_PER_SECOND : null;
+}
+
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses), or null once it has exited. */
+function statFields(pid: number): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** The parent of a process (field 4 of /proc/<pid>/stat), or null once it has exited. */
+export function parentOf(pid: number): number | null {
+  const fields = statFields(pid);
+  return fields ? Number(fields[1]) : null;
 }

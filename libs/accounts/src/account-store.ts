@@ -130,8 +130,24 @@ export class AccountStore {
   async secrets(accountId: string, client: Pool | PoolClient = this.pool): Promise<AccountSecrets | null> {
     if (!isAccountId(accountId)) return null;
     const { rows } = await client.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE id = $1`, [accountId]);
-    const row = rows[0];
-    if (!row?.credentials) return null;
+    return rows[0] ? this.secretsOfRow(rows[0]) : null;
+  }
+
+  /** secrets() of several accounts in one statement, by account id (an id unknown or without credentials is absent). */
+  async secretsOf(accountIds: string[]): Promise<Map<string, AccountSecrets>> {
+    const ids = accountIds.filter(isAccountId);
+    const found = new Map<string, AccountSecrets>();
+    if (ids.length === 0) return found;
+    const { rows } = await this.pool.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE id = ANY($1::uuid[])`, [ids]);
+    for (const row of rows) {
+      const secrets = this.secretsOfRow(row);
+      if (secrets) found.set(row.id, secrets);
+    }
+    return found;
+  }
+
+  private secretsOfRow(row: AccountRow): AccountSecrets | null {
+    if (!row.credentials) return null;
     return {
       account: toAccount(row),
       identity: {

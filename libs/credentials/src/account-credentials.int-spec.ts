@@ -99,3 +99,20 @@ it('a refused call is made once more after a renewal; a refused renewal marks th
   expect(refused).toEqual({ unavailable: expect.objectContaining({ code: 'reauth_required' }) });
   expect(reports).toEqual([{ accountId: account.id, reason: expect.any(String) }]);
 });
+
+it('the accounts one moment acts as are read in one statement, each with its own credentials', async () => {
+  const accounts = [await xAccount('@moment_one'), await xAccount('@moment_two'), await xAccount('@moment_three')];
+  const keeper = replica();
+  const pool = pools[pools.length - 1];
+  const query = jest.spyOn(pool, 'query');
+  try {
+    const acting = await Promise.all([...accounts.map((a) => keeper.acting(a.id)), keeper.acting('00000000-0000-4000-8000-000000000000')]);
+    const secretsReads = query.mock.calls.filter(([text]) => typeof text === 'string' && text.includes('FROM accounts'));
+    expect(secretsReads).toHaveLength(1);
+    expect(acting.slice(0, 3).map((a) => (isUnavailable(a) ? null : a.identity.handle))).toEqual(['@moment_one', '@moment_two', '@moment_three']);
+    // An account the store does not know is not acted as, whatever its neighbours are.
+    expect(acting[3]).toEqual({ unavailable: expect.objectContaining({ code: 'account_disconnected' }) });
+  } finally {
+    query.mockRestore();
+  }
+});

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { PublishError } from '@app/contracts';
 import { AccountSecrets, AccountStore, renewAheadMs } from '@app/accounts';
+import { SameMomentReads } from '@app/database';
 import { ConnectorAccount, CredentialRefused, isCredentialError, PlatformAuthRegistry, PlatformCallFailed, PlatformError, StoredCredentials } from '@app/platforms';
 import type { OAuthApps } from './oauth-apps';
 
@@ -49,6 +50,8 @@ export const accountErrors = {
  */
 export class AccountCredentials {
   private readonly logger = new Logger('AccountCredentials');
+  /** The accounts one moment acts as (the ten of a publication start together), read in one statement. */
+  private readonly secrets: SameMomentReads<string, AccountSecrets>;
 
   constructor(
     private readonly store: AccountStore,
@@ -56,11 +59,13 @@ export class AccountCredentials {
     private readonly apps: OAuthApps,
     private readonly reauth: ReauthReporter,
     private readonly options: { refreshAheadMs: number; now: () => Date },
-  ) {}
+  ) {
+    this.secrets = new SameMomentReads((accountIds) => store.secretsOf(accountIds));
+  }
 
   /** The account ready to act as, renewed first when its token is about to end. */
   async acting(accountId: string): Promise<ConnectorAccount | AccountUnavailable> {
-    let secrets = await this.store.secrets(accountId);
+    let secrets = (await this.secrets.get(accountId)) ?? null;
     const blocked = this.blocked(secrets);
     if (blocked) return blocked;
     if (this.endsSoon(secrets!.credentials) && renewable(secrets!.credentials)) {

@@ -54,8 +54,10 @@ export class CreatePostHandler {
   }
 
   async handle(command: CreatePostCommand, requestId: string | undefined): Promise<PostCommandReply> {
-    const workspaceAccounts = (await this.workspaceAccounts.get(command.workspaceId)) ?? [];
-    const { postId, build, fresh } = this.prepare(command, { workspaceAccounts, review: await this.reviews.reviewFor(command.workspaceId, command.actor) });
+    // Both reads at once: each is one statement per moment, and neither depends on the other.
+    const [accounts, review] = await Promise.all([this.workspaceAccounts.get(command.workspaceId), this.reviews.reviewFor(command.workspaceId, command.actor)]);
+    const workspaceAccounts = accounts ?? [];
+    const { postId, build, fresh } = this.prepare(command, { workspaceAccounts, review });
     // queue: true — the time comes from the accounts' posting queues (queue/queue-placement.ts).
     const queuedAt = await this.placeInQueue(command, postId, !fresh, () => resolveAccountRefs(command.body, workspaceAccounts), build, requestId);
     const result = await this.runner
