@@ -9,10 +9,11 @@ import { ProjectorService } from './projector.service';
 import { READ_MODELS } from './read-models';
 
 /**
- * The fewest connections the projector runs on. Each read model's batch holds one for its transaction
+ * The fewest connections the projector runs on. The read models' batch holds one for its transaction
  * and may read a stream with a second (catching a stream up in revision order), and the relay reads
  * the feed while it saves its checkpoint: below two per feed follower, every follower can hold one and
- * wait for another for ever. So DATABASE_POOL_SIZE never sizes the projector's pool below this.
+ * wait for another for ever. So DATABASE_POOL_SIZE never sizes the projector's pool below this, which
+ * still counts two per read model (as when each had its own follower): more than the two followers need.
  */
 export const PROJECTOR_MIN_POOL_SIZE = 2 * (READ_MODELS.length + 1);
 

@@ -8,8 +8,8 @@ export type Tables<Role extends string> = Record<Role, string>;
 /**
  * One read model the projector keeps. It owns its tables (no other projection
  * writes them) and its checkpoint, under its name, which is also the name its
- * progress is announced under (notifyProjectionAdvanced): each model follows
- * the feed, and is rebuilt, on its own.
+ * progress is announced under (notifyProjectionAdvanced): one follower feeds
+ * every model from its own checkpoint, and each is rebuilt on its own.
  */
 export interface ReadModel<Role extends string = string> {
   name: string;

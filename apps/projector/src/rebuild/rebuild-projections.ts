@@ -4,6 +4,7 @@ import { inTransaction } from '@app/database';
 import { notifyProjectionAdvanced } from '@app/read-models';
 import { ReadModel, renamedTables, Tables } from '../read-model';
 import { READ_MODELS, readModelNamed } from '../read-models';
+import { READ_MODELS_FOLLOWER } from '../read-models-follower';
 import { RebuildSession } from './rebuild-session';
 import { createRebuildIndexes, createRebuildTable, dropOldTable, switchTable, TablePair } from './rebuild-tables';
 
@@ -50,9 +51,11 @@ const SWITCH_ATTEMPTS = 5;
 /**
  * Rebuilds the read models named (every one when `only` is absent), side by
  * side: each rebuild replays the feed into its own model's tables and
- * checkpoint only, and pauses only its own live projection. An unknown name is
- * refused before anything is rebuilt; a failed rebuild fails the run once the
- * others have ended (their switches stand).
+ * checkpoint only. One live follower keeps every model, so it is paused once,
+ * when every rebuild has replayed what was stored (only the catch-up and the
+ * switches wait on it), and stays paused until the run ends. An unknown name
+ * is refused before anything is rebuilt; a failed rebuild fails the run once
+ * the others have ended (their switches stand).
  */
 export async function rebuildProjections(options: RebuildOptions & { only?: string[] }): Promise<RebuildReport[]> {
   const models = options.only ? options.only.map(readModelNamed) : READ_MODELS;
@@ -60,57 +63,79 @@ export async function rebuildProjections(options: RebuildOptions & { only?: stri
   const sessions: RebuildSession[] = [];
   try {
     for (const model of models) sessions.push(await RebuildSession.open(options.databaseUrl, model.name));
-    const outcomes = await Promise.allSettled(models.map((model, i) => rebuildReadModel(options, model, sessions[i])));
-    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    const replays = await Promise.allSettled(models.map((model) => replayBesideLive(options, model)));
+    const ready = replays.filter((o): o is PromiseFulfilledResult<Replayed> => o.status === 'fulfilled').map((o) => o.value);
+    const pause = ready.length > 0 ? { started: Date.now(), leadersEnded: await sessions[0].takeLeadership(READ_MODELS_FOLLOWER) } : null;
+    const switches = pause ? await Promise.allSettled(ready.map((replayed) => catchUpAndSwitch(options, replayed, pause))) : [];
+    const failed = [...replays, ...switches].find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
-    return outcomes.map((o) => (o as PromiseFulfilledResult<RebuildReport>).value);
+    return switches.map((o) => (o as PromiseFulfilledResult<RebuildReport>).value);
   } finally {
     await Promise.all(sessions.map((session) => session.close()));
   }
 }
 
+/** A model's rebuild tables filled from the feed up to `position`, beside the live ones. */
+interface Replayed {
+  target: RebuildTarget;
+  replayed: number;
+  replaySeconds: number;
+  position: GlobalPosition;
+}
+
+/** The live follower paused (its leadership taken) since `started`, by ending that many leader sessions. */
+interface LivePause {
+  started: number;
+  leadersEnded: number;
+}
+
 /**
- * Rebuilds one read model (its rebuild lock held by `session`) from the whole
- * event feed without downtime: replays it into fresh tables (its own
- * checkpoint), pauses the model's live projection by taking its leadership,
- * catches up the events written meanwhile, then swaps the tables and hands the
- * rebuild's checkpoint to the live projection — all in one transaction, so
- * readers see the old tables or the new, never none.
+ * First half of a model's rebuild, with the live projection running: replays
+ * the whole feed into fresh tables (its own checkpoint) and indexes them.
  */
-async function rebuildReadModel(options: RebuildOptions, model: ReadModel, session: RebuildSession): Promise<RebuildReport> {
-  const { pool, databaseUrl } = options;
-  const log = (line: string) => options.log?.(`${model.name}: ${line}`);
-  const batchSize = options.batchSize ?? 5000;
+async function replayBesideLive(options: RebuildOptions, model: ReadModel): Promise<Replayed> {
+  const { pool } = options;
   const target = rebuildTarget(model);
-  const store = new PostgresEventStore(pool, { databaseUrl });
-  const checkpoints = new CheckpointStore(pool);
   for (const pair of target.pairs) await createRebuildTable(pool, pair);
   await pool.query('DELETE FROM checkpoints WHERE name = $1', [target.checkpoint]);
 
-  let started = Date.now();
-  const bulk = await replay(pool, store, checkpoints, target, START, batchSize);
+  const started = Date.now();
+  const bulk = await replay(options, target, START);
   const replaySeconds = (Date.now() - started) / 1000;
-  log(`replayed ${bulk.events} events in ${replaySeconds.toFixed(1)} s`);
+  logFor(options, model)(`replayed ${bulk.events} events in ${replaySeconds.toFixed(1)} s`);
   for (const pair of target.pairs) await createRebuildIndexes(pool, pair);
   // Whatever was written while the indexes were built, before the live projection pauses.
-  const before = await replay(pool, store, checkpoints, target, bulk.position, batchSize);
+  const before = await replay(options, target, bulk.position);
+  return { target, replayed: bulk.events + before.events, replaySeconds, position: before.position };
+}
 
-  started = Date.now();
-  const leadersEnded = await session.takeLeadership(model.name);
-  const last = await replay(pool, store, checkpoints, target, before.position, batchSize);
+/**
+ * Second half, with the live projection paused: catches up the events written
+ * meanwhile, then swaps the tables and hands the rebuild's checkpoint to the
+ * live projection — all in one transaction, so readers see the old tables or
+ * the new, never none.
+ */
+async function catchUpAndSwitch(options: RebuildOptions, replayed: Replayed, pause: LivePause): Promise<RebuildReport> {
+  const { pool } = options;
+  const { target } = replayed;
+  const last = await replay(options, target, replayed.position);
   await withRetries(() => inTransaction(pool, (client) => switchTables(client, target)));
-  const pausedSeconds = (Date.now() - started) / 1000;
-  log(`switched after catching up ${before.events + last.events} events; the live projection was paused ${pausedSeconds.toFixed(2)} s`);
+  const pausedSeconds = (Date.now() - pause.started) / 1000;
+  logFor(options, target.model)(`switched after catching up ${last.events} events; the live projection was paused ${pausedSeconds.toFixed(2)} s`);
   for (const pair of target.pairs) await dropOldTable(pool, pair);
   return {
-    readModel: model.name,
-    replayed: bulk.events + before.events,
-    replaySeconds,
+    readModel: target.model.name,
+    replayed: replayed.replayed,
+    replaySeconds: replayed.replaySeconds,
     caughtUp: last.events,
     pausedSeconds,
-    leadersEnded,
+    leadersEnded: pause.leadersEnded,
     position: formatPosition(last.position),
   };
+}
+
+function logFor(options: RebuildOptions, model: ReadModel): (line: string) => void {
+  return (line) => options.log?.(`${model.name}: ${line}`);
 }
 
 /**
@@ -118,7 +143,11 @@ async function rebuildReadModel(options: RebuildOptions, model: ReadModel, sessi
  * up, one transaction per batch with the rebuild's checkpoint; the next batch
  * is read while this one is written.
  */
-async function replay(pool: Pool, store: PostgresEventStore, checkpoints: CheckpointStore, target: RebuildTarget, from: GlobalPosition, batchSize: number) {
+async function replay(options: RebuildOptions, target: RebuildTarget, from: GlobalPosition) {
+  const { pool, databaseUrl } = options;
+  const batchSize = options.batchSize ?? 5000;
+  const store = new PostgresEventStore(pool, { databaseUrl });
+  const checkpoints = new CheckpointStore(pool);
   let position = from;
   let events = 0;
   const read = (after: GlobalPosition) => {

@@ -1,0 +1,127 @@
+import { Pool } from 'pg';
+import { inTransactionIfNeeded } from '@app/database';
+import { CheckpointStore, comparePositions, EventStore, FeedProcessor, formatPosition, GlobalPosition, RecordedEvent, START } from '@app/event-store';
+import { FEED_LAG_COUNT_LIMIT, trackFeedLag } from '@app/observability';
+import { notifyProjectionAdvancedWith } from '@app/read-models';
+import { ReadModel } from './read-model';
+
+/**
+ * The leadership lock (`feed:<name>`) of the one follower that keeps every read model: what a
+ * rebuild takes to pause the live projection.
+ */
+export const READ_MODELS_FOLLOWER = 'read-models';
+
+export interface ReadModelsFollowerOptions {
+  pool: Pool;
+  store: EventStore;
+  /** Leadership is a session advisory lock on its own connection to this database. */
+  databaseUrl: string;
+  models: ReadModel[];
+  batchSize?: number;
+  retryDelayMs?: number;
+}
+
+/**
+ * Follows the feed once for all the read models of the process: each batch is
+ * read once and applied to every model in one transaction, with every model's
+ * checkpoint saved (and its progress announced) in one statement. Each model
+ * keeps its own checkpoint, so it can be rebuilt alone: the follower resumes
+ * from the lowest and gives each model only the events after its own.
+ */
+export class ReadModelsFollower {
+  private readonly processor: FeedProcessor;
+  private readonly checkpoints: CheckpointStore;
+  /** Each model's checkpoint as this leader loaded it when it took leadership, then saved it. */
+  private positions = new Map<string, GlobalPosition>();
+  private readonly untrackLags: (() => void)[] = [];
+
+  constructor(private readonly options: ReadModelsFollowerOptions) {
+    this.checkpoints = new CheckpointStore(options.pool);
+    this.processor = new FeedProcessor({
+      name: READ_MODELS_FOLLOWER,
+      store: options.store,
+      checkpoints: new ResumingAtLowest(options.pool, () => this.resume()),
+      databaseUrl: options.databaseUrl,
+      batchSize: options.batchSize,
+      retryDelayMs: options.retryDelayMs,
+      handle: (events) => this.apply(events),
+    });
+  }
+
+  start(): void {
+    // Each model's own lag, as when each had its own follower: one rebuilt behind the others shows it.
+    if (this.untrackLags.length === 0) this.untrackLags.push(...this.options.models.map((model) => trackFeedLag(model.name, () => this.lagOf(model))));
+    this.processor.start();
+  }
+
+  async stop(): Promise<void> {
+    for (const untrack of this.untrackLags.splice(0)) untrack();
+    await this.processor.stop();
+  }
+
+  /**
+   * Loads every model's checkpoint afresh on each leadership (another leader, or a rebuild's switch,
+   * may have moved them meanwhile), and answers the lowest: where the feed is followed from.
+   */
+  private async resume(): Promise<GlobalPosition> {
+    this.positions = await this.checkpoints.loadAll(this.options.models.map((model) => model.name));
+    return [...this.positions.values()].reduce((lowest, position) => (comparePositions(position, lowest) < 0 ? position : lowest));
+  }
+
+  /**
+   * One transaction for the batch, begun only if some model writes: the rows and the checkpoints
+   * commit together and the waiters are told when they do. A model already past the batch is left
+   * out, its checkpoint untouched.
+   */
+  private async apply(events: RecordedEvent[]): Promise<void> {
+    const position = events[events.length - 1].position;
+    const behind = this.options.models
+      .map((model) => ({ model, events: eventsAfter(events, this.positions.get(model.name) ?? START) }))
+      .filter((pending) => pending.events.length > 0);
+    if (behind.length === 0) return;
+    const readStream = (streamId: string) => this.options.store.readStream(streamId);
+    await inTransactionIfNeeded(
+      this.options.pool,
+      async (client) => {
+        for (const { model, events: own } of behind) await model.project(client, own, model.tables, readStream);
+      },
+      (client) =>
+        this.checkpoints.saveAll(
+          behind.map(({ model }) => ({ name: model.name, position, notify: notifyProjectionAdvancedWith(model.name, formatPosition(position)) })),
+          client,
+        ),
+    );
+    for (const { model } of behind) this.positions.set(model.name, position);
+  }
+
+  /** Events stored after what this leader has applied to the model (up to a limit), and the age of the oldest; null when not leading. */
+  private async lagOf(model: ReadModel): Promise<{ events: number; seconds: number } | null> {
+    const position = this.positions.get(model.name);
+    if (!this.processor.isLeader || !position) return null;
+    const pending = await this.options.store.readAll(position, FEED_LAG_COUNT_LIMIT);
+    return { events: pending.length, seconds: pending.length ? Math.max(0, (Date.now() - pending[0].createdAt.getTime()) / 1000) : 0 };
+  }
+}
+
+/** The batch's events after `position` (the whole batch, not copied, when it all is). */
+function eventsAfter(events: RecordedEvent[], position: GlobalPosition): RecordedEvent[] {
+  if (comparePositions(events[0].position, position) > 0) return events;
+  return events.filter((event) => comparePositions(event.position, position) > 0);
+}
+
+/**
+ * FeedProcessor resumes from `checkpoints.load(<its name>)` each time it takes leadership: the
+ * read models' follower resumes from its models' lowest checkpoint instead (it has none of its own).
+ */
+class ResumingAtLowest extends CheckpointStore {
+  constructor(
+    pool: Pool,
+    private readonly resume: () => Promise<GlobalPosition>,
+  ) {
+    super(pool);
+  }
+
+  override load(): Promise<GlobalPosition> {
+    return this.resume();
+  }
+}
