@@ -12,9 +12,8 @@ const REPLAY_BATCH = 500;
  * Turns stored events into queued deliveries: live (the batches the webhooks
  * service follows on the event store's feed: webhookFeedHandler) and replayed
  * (every stored event after a position or since a time, read from the event
- * store itself). Both queue the
- * same payload under the same webhook-id, so a replay never duplicates what was
- * delivered and fills in what was not.
+ * store itself). Both queue the same payload under the same webhook-id, so a
+ * replay never duplicates what was delivered and fills in what was not.
  *
  * An event of a workspace that has no endpoint (`presence`, in memory) is
  * skipped without a query, and remembered for SKIPPED_MEMORY_MS: if the
