@@ -12,7 +12,7 @@ import { DeliveriesWorker } from './delivery/deliveries.worker';
 import { WebhookEndpointsHandler } from './endpoints/webhook-endpoints.handler';
 import { WebhooksCommandsServer } from './webhooks-commands.server';
 
-/** Webhooks for API clients: endpoints, the deliveries of relayed events (signed, retried, replayable), the delivery log's writes. */
+/** Webhooks for API clients: endpoints, the deliveries of stored events (signed, retried, replayable), the delivery log's writes. */
 @Module({})
 export class WebhooksModule implements OnApplicationShutdown {
   constructor(private readonly target: WebhookTarget) {}

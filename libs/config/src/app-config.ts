@@ -146,6 +146,11 @@ export class AppConfig {
   webhookMaxResponseBytes = 16 * 1024;
   /** How often the webhooks service looks for due deliveries (new events start one at once). */
   webhookDispatchIntervalMs = 1_000;
+  /**
+   * While events keep coming, the webhooks service reads the feed at most once per this
+   * (WEBHOOK_FEED_READ_INTERVAL_MS): deliveries wait up to this long, and batches gather.
+   */
+  webhookFeedReadIntervalMs = 100;
   /** Endpoints one webhooks replica delivers to at once (each one delivery at a time). */
   webhookMaxEndpointsInFlight = 64;
   /**
@@ -235,6 +240,7 @@ export class AppConfig {
     }
     config.webhookTimeoutMs = int('WEBHOOK_TIMEOUT_MS', config.webhookTimeoutMs);
     config.webhookDispatchIntervalMs = int('WEBHOOK_DISPATCH_INTERVAL_MS', config.webhookDispatchIntervalMs);
+    config.webhookFeedReadIntervalMs = int('WEBHOOK_FEED_READ_INTERVAL_MS', config.webhookFeedReadIntervalMs);
     config.webhookMaxEndpointsInFlight = int('WEBHOOK_MAX_ENDPOINTS_IN_FLIGHT', config.webhookMaxEndpointsInFlight);
     config.xPoolMonthlyPosts = int('X_POOL_MONTHLY_POSTS', config.xPoolMonthlyPosts);
     config.publisherAckWaitMs = int('PUBLISHER_ACK_WAIT_MS', config.publisherAckWaitMs);

@@ -71,7 +71,7 @@ export type QueueOutcome = 'queued' | 'requeued' | 'pending' | 'delivered';
 
 /**
  * Deliveries in PostgreSQL: one row per (endpoint, event), whose id is the
- * webhook-id. Queueing the same event twice (a JetStream redelivery, a replay)
+ * webhook-id. Queueing the same event twice (a feed batch replayed after a crash, a replay)
  * finds the row instead of making another.
  */
 export class WebhookDeliveryStore {

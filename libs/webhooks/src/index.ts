@@ -7,5 +7,6 @@ export * from './delivery-store';
 export * from './delivery-log-page';
 export * from './webhook-dispatcher';
 export * from './webhook-fanout';
+export * from './webhook-feed';
 export * from './webhooks-stores.module';
 export * from './workspaces-with-endpoints';

@@ -9,11 +9,11 @@ import { ASK_EVERY_TIME, EndpointPresence, SKIPPED_MEMORY_MAX, SKIPPED_MEMORY_MS
 const REPLAY_BATCH = 500;
 
 /**
- * Turns stored events into queued deliveries: live (each event the webhooks
- * service consumes from JetStream) and replayed (every stored event after a
- * position or since a time, read from the event store itself). Both queue the
- * same payload under the same webhook-id, so a replay never duplicates what was
- * delivered and fills in what was not.
+ * Turns stored events into queued deliveries: live (the batches the webhooks
+ * service follows on the event store's feed: webhookFeedHandler) and replayed
+ * (every stored event after a position or since a time, read from the event
+ * store itself). Both queue the same payload under the same webhook-id, so a
+ * replay never duplicates what was delivered and fills in what was not.
  *
  * An event of a workspace that has no endpoint (`presence`, in memory) is
  * skipped without a query, and remembered for SKIPPED_MEMORY_MS: if the
@@ -34,9 +34,9 @@ export class WebhookFanout {
     private readonly presence: EndpointPresence = ASK_EVERY_TIME,
   ) {}
 
-  /** Queues one consumed event for every subscribed endpoint of its workspace; returns how many deliveries were queued. */
-  take(event: EventEnvelope): Promise<number> {
-    return this.inTurn(() => this.takeNow(event));
+  /** Queues each event, in order, for every subscribed endpoint of its workspace; returns how many deliveries were queued. */
+  take(events: readonly EventEnvelope[]): Promise<number> {
+    return this.inTurn(() => this.takeEach(events));
   }
 
   /** Takes again the events of `workspaceId` skipped lately (it has an endpoint now); returns how many deliveries were queued. */
@@ -45,9 +45,7 @@ export class WebhookFanout {
       const mine = this.skipped.filter((s) => s.event.workspaceId === workspaceId);
       if (mine.length === 0) return 0;
       this.skipped = this.skipped.filter((s) => s.event.workspaceId !== workspaceId);
-      let queued = 0;
-      for (const { event } of mine) queued += await this.takeNow(event);
-      return queued;
+      return this.takeEach(mine.map((s) => s.event));
     });
   }
 
@@ -55,6 +53,12 @@ export class WebhookFanout {
     const turn = this.serial.then(work);
     this.serial = turn.catch(() => undefined);
     return turn;
+  }
+
+  private async takeEach(events: readonly EventEnvelope[]): Promise<number> {
+    let queued = 0;
+    for (const event of events) queued += await this.takeNow(event);
+    return queued;
   }
 
   private async takeNow(event: EventEnvelope): Promise<number> {

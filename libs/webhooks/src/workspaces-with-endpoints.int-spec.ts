@@ -24,7 +24,7 @@ let fanout: WebhookFanout;
 let subscriberQueries = 0;
 const now = new Date();
 
-/** One stored AccountConnected (a subscribable event: account.connected) of `workspaceId`, as the consumer gets it. */
+/** One stored AccountConnected (a subscribable event: account.connected) of `workspaceId`, as the feed follower gets it. */
 async function accountConnected(workspaceId: string): Promise<EventEnvelope> {
   const accountId = randomUUID();
   const data = { accountId, workspaceId, platform: 'x', handle: '@h', displayName: 'h', platformAccountId: 'h', instanceUrl: null, scopes: [], tokenExpiresAt: null, reconnected: false };
@@ -62,7 +62,7 @@ afterAll(async () => {
 it('skips the events of a workspace without endpoints without asking the database', async () => {
   const event = await accountConnected(`w-${randomUUID()}`);
   const before = subscriberQueries;
-  expect(await fanout.take(event)).toBe(0);
+  expect(await fanout.take([event])).toBe(0);
   expect(subscriberQueries).toBe(before);
 });
 
@@ -73,7 +73,7 @@ it('asks the database for a workspace that had an endpoint when the process star
   await restarted.start();
   try {
     const freshFanout = new WebhookFanout(endpoints, deliveries, store, () => now, restarted);
-    expect(await freshFanout.take(await accountConnected(workspaceId))).toBe(1);
+    expect(await freshFanout.take([await accountConnected(workspaceId)])).toBe(1);
     expect(await deliveries.list(endpoint.id, 10, null)).toHaveLength(1);
   } finally {
     await restarted.stop();
@@ -82,11 +82,11 @@ it('asks the database for a workspace that had an endpoint when the process star
 
 it('delivers the next event to an endpoint this replica created just now', async () => {
   const workspaceId = `w-${randomUUID()}`;
-  await fanout.take(await accountConnected(workspaceId)); // skipped: no endpoint yet
+  await fanout.take([await accountConnected(workspaceId)]); // skipped: no endpoint yet
   const endpoint = await createEndpoint(workspaceId);
   workspaces.noteEndpoint(workspaceId); // what the webhooks service's create handler does
   const next = await accountConnected(workspaceId);
-  expect(await fanout.take(next)).toBeGreaterThanOrEqual(1);
+  expect(await fanout.take([next])).toBeGreaterThanOrEqual(1);
   await until(async () => (await deliveries.list(endpoint.id, 10, null)).some((d) => d.eventId === next.eventId));
 });
 
@@ -95,7 +95,7 @@ it('delivers the next event to an endpoint another replica created just now, eve
   // Another replica's write: this process learns of it only by the notification, whenever that arrives.
   const endpoint = await createEndpoint(workspaceId);
   const next = await accountConnected(workspaceId);
-  await fanout.take(next);
+  await fanout.take([next]);
   await until(async () => (await deliveries.list(endpoint.id, 10, null)).some((d) => d.eventId === next.eventId));
   expect(workspaces.mayHaveEndpoints(workspaceId)).toBe(true);
 });
@@ -113,7 +113,7 @@ it('takes again an event it skipped when its workspace gains an endpoint right a
   const workspaceId = `w-${randomUUID()}`;
   const event = await accountConnected(workspaceId);
   // The event reaches the fan-out before the notification of an endpoint created meanwhile by another replica.
-  expect(await fanout.take(event)).toBe(0);
+  expect(await fanout.take([event])).toBe(0);
   const endpoint = await createEndpoint(workspaceId);
   await until(async () => (await deliveries.list(endpoint.id, 10, null)).some((d) => d.eventId === event.eventId));
 });
