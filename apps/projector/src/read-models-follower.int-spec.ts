@@ -46,7 +46,10 @@ describe('ReadModelsFollower', () => {
     for (let i = 0; i < count; i++) {
       await store.append(`thing-${randomUUID()}`, [{ eventId: randomUUID(), type: 'ThingHappened', data: { i }, metadata: { workspaceId: 'w-1', version: 1 } }], 'no_stream');
     }
-    return store.readAll(from, count);
+    // The feed shows an append once no older transaction is running (the append's own wake-up may still be): wait for all of them.
+    let visible: RecordedEvent[] = [];
+    await until(async () => (visible = await store.readAll(from, count)).length === count);
+    return visible;
   };
   const applied = async (name: string): Promise<string[]> =>
     (await db.pool.query<{ event_id: string }>('SELECT event_id FROM follower_applied WHERE model = $1 ORDER BY id', [name])).rows.map((r) => r.event_id);

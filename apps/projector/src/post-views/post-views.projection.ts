@@ -240,10 +240,18 @@ class PostViewsFold {
 
   static async load(client: PoolClient, tables: PostViewsTables, postIds: string[]): Promise<PostViewsFold> {
     const fold = new PostViewsFold(tables);
-    const { rows } = await client.query<PostRow>(`SELECT ${COLUMN_NAMES} FROM ${tables.postViews} WHERE id = ANY($1::uuid[]) FOR UPDATE`, [postIds]);
-    for (const row of rows) fold.rows.set(row.id, row);
-    const deletions = await client.query<{ id: string }>(`SELECT id FROM ${tables.postDeletions} WHERE id = ANY($1::uuid[])`, [postIds]);
-    for (const { id } of deletions.rows) fold.deleted.add(id);
+    // The rows (locked) and the deletions in one round trip: a row is never both (a deletion removes it).
+    const { rows } = await client.query<PostRow & { deleted: boolean }>(
+      `WITH locked AS (SELECT ${COLUMN_NAMES} FROM ${tables.postViews} WHERE id = ANY($1::uuid[]) FOR UPDATE)
+       SELECT false AS deleted, ${COLUMN_NAMES} FROM locked
+       UNION ALL
+       SELECT true, id, ${POST_COLUMNS.slice(1).map(([, type]) => `NULL::${type}`).join(', ')} FROM ${tables.postDeletions} WHERE id = ANY($1::uuid[])`,
+      [postIds],
+    );
+    for (const { deleted, ...row } of rows) {
+      if (deleted) fold.deleted.add(row.id);
+      else fold.rows.set(row.id, row);
+    }
     return fold;
   }
 
