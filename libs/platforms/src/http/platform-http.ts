@@ -162,7 +162,8 @@ export class PlatformHttp {
     const headers = { accept: 'application/json', 'user-agent': USER_AGENT, ...request.headers, ...encoded.headers };
     const deadline = new CallDeadline(this.policy.requestTimeoutMs);
     try {
-      // No dispatcher in the policy: undici's global Agent (keep-alive), as fetch used.
+      // Without a dispatcher in the policy (tests of one connector), undici's global keep-alive Agent.
+      // No redirect is followed: platform APIs answer in place, and a 3xx is an answer to map, not a call to resend.
       const response = await undiciRequest(request.url, { method: request.method, headers, body: encoded.body, signal: deadline, dispatcher: this.policy.dispatcher });
       const body = isSuccess(response.statusCode) && request.expect === 'bytes' ? await response.body.bytes() : parseBody(await response.body.text());
       return platformResponse(response.statusCode, response.headers, body);
@@ -172,10 +173,10 @@ export class PlatformHttp {
   }
 }
 
-/** fetch named itself to platforms; undici's request sends no user-agent, and some APIs refuse anonymous clients. */
+/** undici's request names no client of its own, and some APIs refuse anonymous ones. */
 const USER_AGENT = 'social-publishing/1';
 
-/** Headers are built on first read: most answers are never asked for one, and a Headers costs more than the rest of the answer. */
+/** Headers are built on first read: most answers are never asked for one (a few connectors read one; error answers their rate-limit headers). */
 function platformResponse(status: number, rawHeaders: Dispatcher.ResponseData['headers'], body: unknown): PlatformResponse {
   let headers: Headers | undefined;
   return {
