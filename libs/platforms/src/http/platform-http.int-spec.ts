@@ -105,6 +105,7 @@ describe('bodies on the wire', () => {
     expect(received[1].headers['content-type']).toBe('application/json');
     expect(received[1].body.toString()).toBe('{"text":"hi"}');
   });
+
   it('names the client, and follows no redirect: a 3xx is an answer, the call not resent elsewhere', async () => {
     handler = (request, _body, response) => {
       response.writeHead(request.url === '/publish' ? 307 : 200, { location: '/moved' });
