@@ -1,5 +1,9 @@
 import { AddressRefusedError } from '@app/media';
+import { Dispatcher, request as undiciRequest } from 'undici';
 import type { PlatformError } from '../connector';
+import { CallDeadline, CallTimedOut } from './call-deadline';
+import { encodeBody } from './request-body';
+import { toHeaders } from './response-headers';
 import { backoffDelayMs, rateLimitDelayMs, RetryPolicy } from './retry-policy';
 
 /**
@@ -154,31 +158,34 @@ export class PlatformHttp {
   }
 
   private async attempt(request: PlatformRequest): Promise<PlatformResponse> {
-    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-    let body: string | Uint8Array | Blob | FormData | undefined;
-    if (request.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(request.json);
-    } else if (request.form !== undefined) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(request.form).toString();
-    } else if (request.raw !== undefined) {
-      headers['content-type'] = request.raw.contentType;
-      body = request.raw.body;
-    } else if (request.multipart !== undefined) {
-      body = request.multipart; // fetch sets the multipart content type with its boundary
+    const encoded = encodeBody(request);
+    const headers = { accept: 'application/json', 'user-agent': USER_AGENT, ...request.headers, ...encoded.headers };
+    const deadline = new CallDeadline(this.policy.requestTimeoutMs);
+    try {
+      // Without a dispatcher in the policy (tests of one connector), undici's global keep-alive Agent.
+      // No redirect is followed: platform APIs answer in place, and a 3xx is an answer to map, not a call to resend.
+      const response = await undiciRequest(request.url, { method: request.method, headers, body: encoded.body, signal: deadline, dispatcher: this.policy.dispatcher });
+      const body = isSuccess(response.statusCode) && request.expect === 'bytes' ? await response.body.bytes() : parseBody(await response.body.text());
+      return platformResponse(response.statusCode, response.headers, body);
+    } finally {
+      deadline.clear();
     }
-    const response = await fetch(request.url, {
-      method: request.method,
-      headers,
-      body,
-      signal: AbortSignal.timeout(this.policy.requestTimeoutMs),
-      // Node's fetch takes an undici dispatcher; the DOM RequestInit type does not name it.
-      ...(this.policy.dispatcher ? { dispatcher: this.policy.dispatcher } : {}),
-    } as RequestInit);
-    const parsed = isSuccess(response.status) && request.expect === 'bytes' ? new Uint8Array(await response.arrayBuffer()) : parseBody(await response.text());
-    return { status: response.status, headers: response.headers, body: parsed };
   }
+}
+
+/** undici's request names no client of its own, and some APIs refuse anonymous ones. */
+const USER_AGENT = 'social-publishing/1';
+
+/** Headers are built on first read: most answers are never asked for one (a few connectors read one; error answers their rate-limit headers). */
+function platformResponse(status: number, rawHeaders: Dispatcher.ResponseData['headers'], body: unknown): PlatformResponse {
+  let headers: Headers | undefined;
+  return {
+    status,
+    body,
+    get headers() {
+      return (headers ??= toHeaders(rawHeaders));
+    },
+  };
 }
 
 function isSuccess(status: number): boolean {
@@ -197,16 +204,10 @@ function parseBody(text: string): unknown {
 /**
  * The guarded dialer's refusal (platform-dialer.ts), as its message, or null: the host is,
  * or now resolves to, an address no call may reach. Nothing was sent, and asking again
- * would be refused again. Node's fetch keeps the connector's error as the cause when it is
- * an Error of Node's own realm, and only its text otherwise (undici's makeNetworkError; a
- * test runner's sandboxed realm): both are recognised.
+ * would be refused again. undici's request rejects with the connector's error itself.
  */
 function addressRefusal(error: unknown): string | null {
-  const cause = (error as { cause?: unknown })?.cause;
-  if (cause instanceof AddressRefusedError) return cause.message;
-  const text = (cause as { message?: unknown } | undefined)?.message;
-  const prefix = `${AddressRefusedError.name}: `;
-  return typeof text === 'string' && text.startsWith(prefix) ? text.slice(prefix.length) : null;
+  return error instanceof AddressRefusedError ? error.message : null;
 }
 
 /** Error codes (undici / Node) that mean the connection never carried our request. */
@@ -214,13 +215,19 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_E
 
 /** False only when we know the request never left; a timeout or reset may have followed a delivered request. */
 export function mayHaveReachedPlatform(error: unknown): boolean {
-  const code = (error as { cause?: { code?: string } })?.cause?.code;
+  const code = errorCode(error);
   return !(code !== undefined && NOT_SENT_CODES.has(code));
 }
 
 function describeNetworkError(error: unknown): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return 'request timed out';
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  if (cause?.code) return `${cause.code}: ${cause.message ?? 'connection failed'}`;
+  if (error instanceof CallTimedOut) return 'request timed out';
+  const code = errorCode(error);
+  if (code !== undefined) return `${code}: ${(error as { message?: string }).message ?? 'connection failed'}`;
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The Node (ECONNREFUSED…) or undici (UND_ERR_…) code undici's request rejects with, if any. */
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
 }

@@ -13,7 +13,7 @@ export interface RetryPolicy {
   requestTimeoutMs: number;
   sleep(ms: number): Promise<void>;
   now(): number;
-  /** How calls connect: the guarded dialer (platform-dialer.ts) in the services; absent, fetch's own (tests of one connector). */
+  /** How calls connect: the guarded dialer (platform-dialer.ts) in the services; absent, undici's global Agent (tests of one connector). */
   dispatcher?: Dispatcher;
 }
 
