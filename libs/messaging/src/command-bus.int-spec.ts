@@ -1,5 +1,8 @@
+import { Logger } from '@nestjs/common';
+import { trace } from '@opentelemetry/api';
 import { connect, NatsConnection, Subscription } from 'nats';
 import { CreatePostCommand, DomainError, Subjects } from '@app/contracts';
+import { currentTraceContext, runInRequestContext, traceContextOf } from '@app/observability';
 import { TEST_NATS_URL, testNamespace } from '@app/testing';
 import { CommandClient, serveCommands } from './command-bus';
 
@@ -89,5 +92,122 @@ describe('the typed command seam (real NATS)', () => {
     // What a wrong payload would do at run time (the compiler refuses it): the handler finds no postId.
     // @ts-expect-error a create's payload sent as fire-scheduled
     expect(await client.request('posts.fire-scheduled', CREATE)).toEqual({ fired: false });
+  });
+});
+
+/** The commands of one event-loop turn for one family travel as one message each way (issue 22). */
+describe('commands batched per turn (real NATS)', () => {
+  const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+  let nc: NatsConnection;
+  let subjects: Subjects;
+  let served: Subscription[] = [];
+  const logged: unknown[] = [];
+  /** What each handler saw of the request and trace it ran in, by post id. */
+  const seen = new Map<string, { requestId: string | undefined; traceId: string | undefined }>();
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    nc = await connect({ servers: TEST_NATS_URL });
+  });
+  beforeEach(async () => {
+    subjects = new Subjects(testNamespace());
+    logged.length = 0;
+    seen.clear();
+    served = serveCommands(
+      nc,
+      subjects,
+      'test',
+      {
+        'posts.fire-scheduled': async ({ postId }, { requestId }) => {
+          seen.set(postId, { requestId, traceId: trace.getSpanContext(currentTraceContext())?.traceId });
+          if (postId === 'refused') throw new DomainError('not_found', `no post ${postId}`);
+          if (postId === 'crashed') throw new TypeError('x is not a function');
+          if (postId === 'silent') await new Promise(() => undefined);
+          return { fired: postId.startsWith('post-') };
+        },
+      },
+      (failure) => logged.push(failure),
+    );
+    await nc.flush();
+  });
+  afterEach(() => served.splice(0).forEach((subscription) => subscription.unsubscribe()));
+  afterAll(() => nc.close());
+
+  /** Every message sent on the posts family's batch subject and on fire-scheduled's own, while `fn` runs. */
+  async function wireDuring(fn: () => Promise<unknown>): Promise<{ batches: unknown[][]; singles: number }> {
+    const batchWire = nc.subscribe(subjects.commandBatch('posts'));
+    const singleWire = nc.subscribe(subjects.command('posts.fire-scheduled'));
+    await nc.flush();
+    await fn();
+    await nc.flush();
+    batchWire.unsubscribe();
+    singleWire.unsubscribe();
+    const batches: unknown[][] = [];
+    for await (const msg of batchWire) batches.push(msg.json<unknown[]>());
+    let singles = 0;
+    for await (const _msg of singleWire) singles++;
+    return { batches, singles };
+  }
+
+  const fire = (client: CommandClient, postId: string) =>
+    runInRequestContext({ requestId: `req-${postId}`, trace: traceContextOf({ traceparent: `00-${TRACE_ID}-00f067aa0ba902b7-01` }) }, () =>
+      client.request('posts.fire-scheduled', { postId }).catch((caught: unknown) => caught),
+    );
+
+  it("sends a turn's commands as one message; each gets its own answer and runs in its own request and trace", async () => {
+    const client = new CommandClient(nc, subjects, 2_000);
+    let answers: unknown[] = [];
+    const wire = await wireDuring(async () => {
+      answers = await Promise.all(['post-1', 'other', 'post-3'].map((postId) => fire(client, postId)));
+    });
+    expect(answers).toEqual([{ fired: true }, { fired: false }, { fired: true }]);
+    expect(wire.singles).toBe(0);
+    expect(wire.batches).toHaveLength(1);
+    expect(wire.batches[0]).toHaveLength(3);
+    expect(Object.fromEntries(seen)).toEqual({
+      'post-1': { requestId: 'req-post-1', traceId: TRACE_ID },
+      other: { requestId: 'req-other', traceId: TRACE_ID },
+      'post-3': { requestId: 'req-post-3', traceId: TRACE_ID },
+    });
+  });
+
+  it('a lone command of its turn still travels as a message of its own', async () => {
+    const client = new CommandClient(nc, subjects, 2_000);
+    const wire = await wireDuring(() => fire(client, 'post-1'));
+    expect(wire).toEqual({ batches: [], singles: 1 });
+  });
+
+  it("one command's refusal or crash leaves its neighbours' answers alone", async () => {
+    const client = new CommandClient(nc, subjects, 2_000);
+    const [first, refused, crashed, last] = await Promise.all(['post-1', 'refused', 'crashed', 'post-4'].map((postId) => fire(client, postId)));
+    expect(first).toEqual({ fired: true });
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(refused).toMatchObject({ code: 'not_found', message: 'no post refused' });
+    expect(crashed).toBeInstanceOf(DomainError);
+    expect(crashed).toMatchObject({ code: 'internal_error' });
+    expect(last).toEqual({ fired: true });
+    expect(logged).toEqual([new TypeError('x is not a function')]);
+  });
+
+  it('a batch not answered in time is service_unavailable for each of its commands', async () => {
+    const client = new CommandClient(nc, subjects, 300);
+    const started = performance.now();
+    const answers = await Promise.all(['silent', 'post-2'].map((postId) => fire(client, postId)));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    for (const answer of answers) expect(answer).toMatchObject({ code: 'service_unavailable', message: 'the posts service did not answer; retry later' });
+  });
+
+  it('a lone command not answered in time is service_unavailable', async () => {
+    const client = new CommandClient(nc, subjects, 300);
+    expect(await fire(client, 'silent')).toMatchObject({ code: 'service_unavailable', message: 'the posts service did not answer; retry later' });
+  });
+
+  it('with nobody serving the family, a batch and a lone command are service_unavailable at once (no responders), not after the timeout', async () => {
+    const client = new CommandClient(nc, new Subjects(testNamespace()), 10_000);
+    const started = performance.now();
+    const answers = await Promise.all(['post-1', 'post-2'].map((postId) => fire(client, postId)));
+    const lone = await fire(client, 'post-3');
+    expect(performance.now() - started).toBeLessThan(5_000);
+    for (const answer of [...answers, lone]) expect(answer).toMatchObject({ code: 'service_unavailable' });
   });
 });
