@@ -202,6 +202,55 @@ describe('commands batched per turn (real NATS)', () => {
     expect(await fire(client, 'silent')).toMatchObject({ code: 'service_unavailable', message: 'the posts service did not answer; retry later' });
   });
 
+  it('a family split between two apps (queue groups): each answers the commands it serves, the client gathers both', async () => {
+    const other = serveCommands(nc, subjects, 'other', { 'posts.get-publication': async () => ({ accounts: [] }) }, () => undefined);
+    await nc.flush();
+    const client = new CommandClient(nc, subjects, 2_000);
+    try {
+      const [fired, publication] = await Promise.all([client.request('posts.fire-scheduled', { postId: 'post-1' }), client.request('posts.get-publication', { postId: 'post-1', attempt: 1 })]);
+      expect(fired).toEqual({ fired: true });
+      expect(publication).toEqual({ accounts: [] });
+    } finally {
+      other.forEach((subscription) => subscription.unsubscribe());
+    }
+  });
+
+  it('commands and answers too large for one message between them leave in several, each still answered (max_payload)', async () => {
+    // Subjects of its own: in the shared ones the batch would go to either member of the queue group.
+    const subjects = new Subjects(testNamespace());
+    const served = serveCommands(
+      nc,
+      subjects,
+      'test',
+      // An answer as large as the attempt number says, naming the post it answers.
+      { 'posts.get-publication': async ({ postId, attempt }) => ({ accounts: [{ accountId: postId.slice(0, 8), status: 'published', platformPostId: 'x'.repeat(attempt), firstCommentsDone: [], threadDone: [] }] }) },
+      () => undefined,
+    );
+    await nc.flush();
+    const client = new CommandClient(nc, subjects, 5_000);
+    const ask = (postId: string, attempt: number) => client.request('posts.get-publication', { postId, attempt });
+    try {
+      // Three answers of 400 KB: more than one 1 MiB message holds.
+      const large = await Promise.all(['answer-1', 'answer-2', 'answer-3'].map((postId) => ask(postId, 400_000)));
+      expect(large.map(({ accounts: [account] }) => [account.accountId, account.platformPostId?.length])).toEqual([
+        ['answer-1', 400_000],
+        ['answer-2', 400_000],
+        ['answer-3', 400_000],
+      ]);
+      // Two commands of 600 KB: each goes alone.
+      const wire = nc.subscribe(subjects.commandBatch('posts'));
+      const asked = await Promise.all([ask(`big-1${'p'.repeat(600_000)}`, 1), ask(`big-2${'p'.repeat(600_000)}`, 1)]);
+      expect(asked.map(({ accounts: [account] }) => account.accountId)).toEqual([`big-1${'p'.repeat(3)}`, `big-2${'p'.repeat(3)}`]);
+      await nc.flush();
+      wire.unsubscribe();
+      let batches = 0;
+      for await (const _msg of wire) batches++;
+      expect(batches).toBe(0);
+    } finally {
+      served.forEach((subscription) => subscription.unsubscribe());
+    }
+  });
+
   it('with nobody serving the family, a batch and a lone command are service_unavailable at once (no responders), not after the timeout', async () => {
     const client = new CommandClient(nc, new Subjects(testNamespace()), 10_000);
     const started = performance.now();

@@ -157,7 +157,10 @@ type AnyCommandHandler = (payload: unknown, context: CommandContext) => Promise<
  * A batch (the commands of one client turn for one family, see command-batch.ts)
  * is answered on the family's batch subject, in the same queue group: each of
  * its commands runs exactly as a single one would, and their answers leave
- * together once all are settled.
+ * together once all are settled. A command of the batch this app does not serve
+ * gets no answer from it, as a single one would not: were a family ever split
+ * between two apps (two queue groups), each answers its own and the client
+ * gathers both; a command nobody serves times out (service_unavailable).
  */
 export function serveCommands(
   nc: NatsConnection,
@@ -199,12 +202,13 @@ export function serveCommands(
     return reply;
   }
 
-  /** A batch may name a command this app does not serve (a family split between apps): that one is unanswered, as a single one would be. */
-  function answerBatched({ name, headers, payload }: BatchedCommand): Promise<CommandReply<unknown>> {
+  /** The answer to the command at `index` of its batch, or nothing when this app does not serve it. */
+  async function answerBatched({ name, headers, payload }: BatchedCommand, index: number): Promise<string | undefined> {
     const handler = served.get(name);
-    if (!handler) return Promise.resolve({ ok: false, error: { code: 'service_unavailable', message: `the ${queue} service does not answer ${name}` } });
+    if (!handler) return undefined;
     const requestId = headers[REQUEST_ID_HEADER] || undefined;
-    return runInRequestContext({ requestId, trace: traceContextOf(headers) }, () => answer(name, handler, payload, requestId));
+    const reply = await runInRequestContext({ requestId, trace: traceContextOf(headers) }, () => answer(name, handler, payload, requestId));
+    return JSON.stringify([index, reply] satisfies BatchedAnswer);
   }
 
   const single = [...served].map(([name, handler]) =>
@@ -227,8 +231,8 @@ export function serveCommands(
       callback: (err, msg) => {
         if (err) return onError(err, subjects.commandBatch(family));
         const commands = JSON.parse(textDecoder.decode(msg.data)) as BatchedCommand[];
-        void Promise.all(commands.map(answerBatched)).then((replies) => {
-          const texts = replies.map((reply, index) => JSON.stringify([index, reply] satisfies BatchedAnswer));
+        void Promise.all(commands.map(answerBatched)).then((answers) => {
+          const texts = answers.filter((text) => text !== undefined);
           for (const pack of packJsonArrays(texts, maxMessageBytes(nc))) {
             const data = textEncoder.encode(jsonArray(pack));
             cork.run(() => msg.respond(data));
