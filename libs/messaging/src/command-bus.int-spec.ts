@@ -123,6 +123,7 @@ describe('commands batched per turn (real NATS)', () => {
           if (postId === 'refused') throw new DomainError('not_found', `no post ${postId}`);
           if (postId === 'crashed') throw new TypeError('x is not a function');
           if (postId === 'silent') await new Promise(() => undefined);
+          if (postId === 'slow') await new Promise((resolve) => setTimeout(resolve, 1_000));
           return { fired: postId.startsWith('post-') };
         },
       },
@@ -189,12 +190,34 @@ describe('commands batched per turn (real NATS)', () => {
     expect(logged).toEqual([new TypeError('x is not a function')]);
   });
 
-  it('a batch not answered in time is service_unavailable for each of its commands', async () => {
+  it("a slow command does not hold back its neighbours' answers; those settled together come in one message", async () => {
+    const client = new CommandClient(nc, subjects, 5_000);
+    const answered: Record<string, number> = {};
+    const started = performance.now();
+    // Every inbox's traffic (the server is shared), kept to the batch's own reply subject below.
+    const inboxes = nc.subscribe('_INBOX.>');
+    const batchWire = nc.subscribe(subjects.commandBatch('posts'), { max: 1 });
+    await nc.flush();
+    await Promise.all(['slow', 'post-2', 'post-3'].map((postId) => fire(client, postId).then(() => (answered[postId] = performance.now() - started))));
+    await nc.flush();
+    inboxes.unsubscribe();
+    expect(answered['post-2']).toBeLessThan(500);
+    expect(answered['post-3']).toBeLessThan(500);
+    expect(answered.slow).toBeGreaterThanOrEqual(900);
+    let replySubject: string | undefined;
+    for await (const msg of batchWire) replySubject = msg.reply;
+    const answers: unknown[][] = [];
+    for await (const msg of inboxes) if (msg.subject === replySubject) answers.push(msg.json<unknown[]>());
+    expect(answers.map((answer) => answer.length)).toEqual([2, 1]);
+  });
+
+  it('a command of a batch not answered in time is service_unavailable; its neighbour keeps its answer', async () => {
     const client = new CommandClient(nc, subjects, 300);
     const started = performance.now();
-    const answers = await Promise.all(['silent', 'post-2'].map((postId) => fire(client, postId)));
+    const [silent, answered] = await Promise.all(['silent', 'post-2'].map((postId) => fire(client, postId)));
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
-    for (const answer of answers) expect(answer).toMatchObject({ code: 'service_unavailable', message: 'the posts service did not answer; retry later' });
+    expect(silent).toMatchObject({ code: 'service_unavailable', message: 'the posts service did not answer; retry later' });
+    expect(answered).toEqual({ fired: true });
   });
 
   it('a lone command not answered in time is service_unavailable', async () => {

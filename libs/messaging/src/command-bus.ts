@@ -156,8 +156,8 @@ type AnyCommandHandler = (payload: unknown, context: CommandContext) => Promise<
  * trace context), is counted in commands_handled_total and logged once.
  * A batch (the commands of one client turn for one family, see command-batch.ts)
  * is answered on the family's batch subject, in the same queue group: each of
- * its commands runs exactly as a single one would, and their answers leave
- * together once all are settled. A command of the batch this app does not serve
+ * its commands runs exactly as a single one would, and the answers settled in
+ * one turn leave together in one message. A command of the batch this app does not serve
  * gets no answer from it, as a single one would not: were a family ever split
  * between two apps (two queue groups), each answers its own and the client
  * gathers both; a command nobody serves times out (service_unavailable).
@@ -231,13 +231,20 @@ export function serveCommands(
       callback: (err, msg) => {
         if (err) return onError(err, subjects.commandBatch(family));
         const commands = JSON.parse(textDecoder.decode(msg.data)) as BatchedCommand[];
-        void Promise.all(commands.map(answerBatched)).then((answers) => {
-          const texts = answers.filter((text) => text !== undefined);
-          for (const pack of packJsonArrays(texts, maxMessageBytes(nc))) {
-            const data = textEncoder.encode(jsonArray(pack));
-            cork.run(() => msg.respond(data));
-          }
-        });
+        // The answers settled in one turn leave together (one group commit settles a batch's creates at
+        // once: one message), but none waits for a slower neighbour (a bulk import beside a create).
+        let settled: string[] = [];
+        const sendSettled = (): void => {
+          for (const pack of packJsonArrays(settled, maxMessageBytes(nc))) msg.respond(textEncoder.encode(jsonArray(pack)));
+          settled = [];
+        };
+        commands.forEach((command, index) =>
+          void answerBatched(command, index).then((answer) => {
+            if (answer === undefined) return;
+            if (settled.length === 0) cork.run(sendSettled);
+            settled.push(answer);
+          }),
+        );
       },
     }),
   );
