@@ -157,10 +157,11 @@ type AnyCommandHandler = (payload: unknown, context: CommandContext) => Promise<
  * A batch (the commands of one client turn for one family, see command-batch.ts)
  * is answered on the family's batch subject, in the same queue group: each of
  * its commands runs exactly as a single one would, and the answers settled in
- * one turn leave together in one message. A command of the batch this app does not serve
- * gets no answer from it, as a single one would not: were a family ever split
- * between two apps (two queue groups), each answers its own and the client
- * gathers both; a command nobody serves times out (service_unavailable).
+ * one turn leave together in one message. A command of the batch this app
+ * does not serve gets no answer from it, as a single one would not: were a
+ * family ever split between two apps (two queue groups), each answers its own
+ * and the client gathers both; a command nobody serves times out
+ * (service_unavailable).
  */
 export function serveCommands(
   nc: NatsConnection,
