@@ -33,6 +33,15 @@ export class Subjects {
   command(name: CommandName): string {
     return this.prefix(`social.cmd.v1.${name}`);
   }
+
+  /**
+   * Several commands of one family (the name's part before the dot: posts, queues…) in one
+   * message, answered by the app that serves that family. Its own root, so no command name
+   * can ever collide with it.
+   */
+  commandBatch(family: string): string {
+    return this.prefix(`social.cmd-batch.v1.${family}`);
+  }
 }
 
 export function categoryOf(streamId: string): string {

@@ -7,7 +7,7 @@ import { CommandClient } from '@app/messaging';
 import { commentsInMetaWebhook, isValidMetaSignature } from './meta-webhook';
 import { ApiErrors } from '../openapi/error-responses';
 import { OPERATION_ERRORS } from '../openapi/operation-errors';
-import { RawBodyRequest } from '../http/request-bounds';
+import { RawBodyRequest } from '../http/json-body';
 
 /**
  * Meta's webhooks (Facebook Pages feed, Instagram comments). Public: Meta

@@ -3,7 +3,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, findUnstorableString } from '@app/contracts';
-import { JsonDepthMeter } from './json-depth';
+import { readJsonBodies } from './json-body';
 
 /**
  * The largest body of an API route. A command carries the body to its service
@@ -54,11 +54,6 @@ async function* counted(payload: AsyncIterable<Buffer>, limit: number, reply: Fa
   }
 }
 
-/** The bytes of the body as received, beside the parsed body. */
-export interface RawBodyRequest extends FastifyRequest {
-  rawBody?: Buffer;
-}
-
 const tooLarge = (limitBytes: number) => new DomainError('payload_too_large', `the body is larger than ${limitBytes} bytes`, { details: { limitBytes } });
 
 /**
@@ -76,12 +71,14 @@ const hasBody = (request: FastifyRequest): boolean => request.headers['transfer-
 /**
  * Bounds every request before anything parses it, once for every route:
  * - onRequest: the target's length (414 uri_too_long) and the declared body length (413 payload_too_large);
- * - preParsing: the body's bytes as they arrive, counted (413) and their JSON nesting measured (400
- *   invalid_body past MAX_JSON_DEPTH) without recursion, then kept as request.rawBody;
+ * - an application/json body, as it arrives (readJsonBodies): its bytes counted (413) and its nesting measured
+ *   (400 invalid_body past MAX_JSON_DEPTH) without recursion, then kept as request.rawBody; a multipart upload's
+ *   bytes counted (413) in preParsing as its handler streams them. Any other body is 415 before it is read;
  * - preValidation: every string of the parsed body (keys included) and of the query string must be
  *   text storage can hold (no NUL, no lone surrogate): 400 invalid_body / invalid_query naming the field.
  *   The Meta webhook is left to its parser, which skips the one bad entry instead of refusing a delivery.
- * Errors thrown here reach the exception filter like any other, in the one error shape.
+ * Errors raised here reach the exception filter like any other, in the one error shape.
+ * The hooks take Fastify's callback form: an async hook costs a promise (and its async hooks) per request.
  * (Fastify binds hooks to routes when it gets ready, so adding them at module
  * init covers the routes Nest registered just before.)
  */
@@ -95,39 +92,27 @@ export class RequestBounds implements OnModuleInit {
 }
 
 function installRequestBounds(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', async (request, reply) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     if (request.url.length > MAX_URL_CHARS) {
       const refusal = new DomainError('uri_too_long', `the request target is longer than ${MAX_URL_CHARS} characters`, { details: { limitChars: MAX_URL_CHARS } });
-      throw hasBody(request) ? refuseUnreadBody(reply, refusal) : refusal;
+      return done(hasBody(request) ? refuseUnreadBody(reply, refusal) : refusal);
     }
     const limit = bodyLimitOf(request);
-    if (Number(request.headers['content-length'] ?? 0) > limit) throw refuseUnreadBody(reply, tooLarge(limit));
+    done(Number(request.headers['content-length'] ?? 0) > limit ? refuseUnreadBody(reply, tooLarge(limit)) : undefined);
   });
 
-  fastify.addHook('preParsing', async (request: RawBodyRequest, reply, payload) => {
-    if (!hasBody(request)) return payload;
-    const limit = bodyLimitOf(request);
-    if (isMultipart(request)) return Readable.from(counted(payload as AsyncIterable<Buffer>, limit, reply), { objectMode: false });
-    const depth = new JsonDepthMeter();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of payload as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > limit) throw refuseUnreadBody(reply, tooLarge(limit));
-      if (!depth.feed(chunk, MAX_JSON_DEPTH)) {
-        throw refuseUnreadBody(reply, new DomainError('invalid_body', `the body is nested deeper than ${MAX_JSON_DEPTH} levels`, { details: { maxDepth: MAX_JSON_DEPTH } }));
-      }
-      chunks.push(chunk);
-    }
-    request.rawBody = Buffer.concat(chunks);
-    return Object.assign(Readable.from([request.rawBody]), { receivedEncodedLength: request.rawBody.length });
+  readJsonBodies(fastify, { limitBytesOf: bodyLimitOf, maxDepth: MAX_JSON_DEPTH, tooLarge });
+
+  fastify.addHook('preParsing', (request, reply, payload, done) => {
+    if (!isMultipart(request) || !hasBody(request)) return done(null, payload);
+    done(null, Readable.from(counted(payload as AsyncIterable<Buffer>, bodyLimitOf(request), reply), { objectMode: false }));
   });
 
-  fastify.addHook('preValidation', async (request) => {
+  fastify.addHook('preValidation', (request, _reply, done) => {
     const query = findUnstorableString(request.query);
-    if (query) throw new DomainError('invalid_query', `query parameter ${query.path} ${query.reason}`, { details: { field: query.path, reason: query.reason } });
-    if (RAW_BODY_ROUTES.has(request.routeOptions.url ?? '')) return;
+    if (query) return done(new DomainError('invalid_query', `query parameter ${query.path} ${query.reason}`, { details: { field: query.path, reason: query.reason } }));
+    if (RAW_BODY_ROUTES.has(request.routeOptions.url ?? '')) return done();
     const body = findUnstorableString(request.body);
-    if (body) throw new DomainError('invalid_body', `${body.path} ${body.reason}`, { details: { field: body.path, reason: body.reason } });
+    done(body ? new DomainError('invalid_body', `${body.path} ${body.reason}`, { details: { field: body.path, reason: body.reason } }) : undefined);
   });
 }
