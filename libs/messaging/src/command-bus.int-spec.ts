@@ -274,6 +274,30 @@ describe('commands batched per turn (real NATS)', () => {
     }
   });
 
+  it('an app from before batches (serving each command on its own subject only) still answers a batched turn, each command once', async () => {
+    const subjects = new Subjects(testNamespace());
+    const received: string[] = [];
+    const old = nc.subscribe(subjects.command('posts.fire-scheduled'), {
+      queue: 'old',
+      callback: (_error, msg) => {
+        const { postId } = JSON.parse(new TextDecoder().decode(msg.data)) as { postId: string };
+        received.push(postId);
+        msg.respond(new TextEncoder().encode(JSON.stringify({ ok: true, value: { fired: postId } })));
+      },
+    });
+    try {
+      await nc.flush();
+      const client = new CommandClient(nc, subjects, 10_000);
+      const started = performance.now();
+      const answers = await Promise.all(['post-1', 'post-2', 'post-3'].map((postId) => fire(client, postId)));
+      expect(answers).toEqual([{ fired: 'post-1' }, { fired: 'post-2' }, { fired: 'post-3' }]);
+      expect(received.sort()).toEqual(['post-1', 'post-2', 'post-3']);
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      old.unsubscribe();
+    }
+  });
+
   it('with nobody serving the family, a batch and a lone command are service_unavailable at once (no responders), not after the timeout', async () => {
     const client = new CommandClient(nc, new Subjects(testNamespace()), 10_000);
     const started = performance.now();

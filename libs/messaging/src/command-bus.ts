@@ -118,8 +118,10 @@ export class CommandClient {
         }
         return awaiting === 0;
       },
-      // A command already answered keeps its answer: a promise settles once.
-      lost: () => commands.forEach((command) => command.fail(unanswered(family))),
+      // Nobody took the batch, so none of it ran: an app from before batches (a rolling deploy) serves
+      // each command on its own subject, so each goes again alone, and is answered or refused there.
+      // Otherwise a command already answered keeps its answer (a promise settles once).
+      lost: (why) => (why === 'no_responders' ? commands.forEach((command) => this.sendOne(command)) : commands.forEach((command) => command.fail(unanswered(family)))),
     });
     this.publish(this.subjects.commandBatch(family), textEncoder.encode(json), { reply }, commands);
   }

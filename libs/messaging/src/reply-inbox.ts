@@ -4,8 +4,8 @@ import { createInbox, Msg, NatsConnection, Subscription } from 'nats';
 export interface ReplyWaiter {
   /** An answer arrived; true when it was the last one this waiter expects. */
   answer(msg: Msg): boolean;
-  /** No (further) answer will come: nobody listens on the subject it asked (no responders), or its time ran out. */
-  lost(): void;
+  /** No (further) answer will come: nobody listens on the subject it asked (`no_responders`: nobody got it), or its time ran out. */
+  lost(why: 'no_responders' | 'timeout'): void;
 }
 
 interface Waiting {
@@ -57,7 +57,7 @@ export class ReplyInbox {
     if (!waiting) return;
     if (msg.data.length === 0 && msg.headers?.code === NO_RESPONDERS) {
       this.close(token);
-      waiting.waiter.lost();
+      waiting.waiter.lost('no_responders');
     } else if (waiting.waiter.answer(msg)) {
       this.close(token);
     }
@@ -76,7 +76,7 @@ export class ReplyInbox {
     for (const [token, waiting] of this.waiting) {
       if (waiting.deadline > now) break;
       this.close(token);
-      waiting.waiter.lost();
+      waiting.waiter.lost('timeout');
     }
     if (!this.timer) this.armForOldest();
   }
