@@ -195,6 +195,12 @@ it('one publishNow with a first comment reaches x, facebook, instagram, threads,
   for (const result of answer.body.results as Array<{ platform: Platform; postId: string }>) {
     await until(() => sandbox().control.published({ platform: result.platform, kind: 'comment' }).some((c) => c.text === 'Details below' && c.postId === result.postId));
   }
+  // And recorded: the publisher's last events land before the tests after this one count the events they append.
+  await until(async () => {
+    const detail = await stack.request('GET', `/api/v1/posts/${answer.body.post.id}`, { key });
+    const recorded = Object.values((detail.body.post.firstCommentResults ?? {}) as Record<string, Array<{ status: string }>>).flat();
+    return recorded.length === ids.length && recorded.every((comment) => comment.status === 'posted');
+  });
 });
 
 describe('the callback', () => {
