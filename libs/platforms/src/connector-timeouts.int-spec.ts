@@ -4,7 +4,11 @@ import type { ConnectorAccount } from './connector';
 import { sandboxEndpoints } from './endpoints';
 import { ConnectorRegistry } from './registry';
 
-/** Timeouts and reset headers, with a short request timeout and recorded (not slept) delays. */
+/**
+ * Timeouts and reset headers, with recorded (not slept) delays. The request timeout leaves a loaded
+ * machine (the whole suite on two cores) time to connect and send: a call that times out before it
+ * leaves is not the case these tests are about.
+ */
 let sandbox: RunningPlatformSandbox;
 let connectors: ConnectorRegistry;
 const sleeps: number[] = [];
@@ -20,7 +24,7 @@ beforeAll(async () => {
   sandbox = await startPlatformSandbox();
   connectors = new ConnectorRegistry({
     endpoints: sandboxEndpoints(sandbox.url),
-    retry: { baseDelayMs: 1, maxDelayMs: 4, requestTimeoutMs: 150, sleep: async (ms) => void sleeps.push(ms) },
+    retry: { baseDelayMs: 1, maxDelayMs: 4, requestTimeoutMs: 1_000, sleep: async (ms) => void sleeps.push(ms) },
     media: { allowedHosts: [new URL(sandbox.mediaUrl).host] },
   });
 });
@@ -31,14 +35,14 @@ beforeEach(() => {
 });
 
 it('a publish that times out is unknown and is sent exactly once', async () => {
-  sandbox.control.addFault({ platform: 'x', account: 'slow-x', fault: { type: 'latency', ms: 400 }, times: 1 });
+  sandbox.control.addFault({ platform: 'x', account: 'slow-x', fault: { type: 'latency', ms: 2_500 }, times: 1 });
   const outcome = await connectors.get('x').publish(account('x', 'slow-x'), { content: 'hi', media: [], idempotencyKey: 'k' });
   expect(outcome).toMatchObject({ status: 'unknown', error: { code: 'outcome_unknown' } });
   expect(sandbox.control.requestCount({ account: 'slow-x', operation: 'publish' })).toBe(1);
 });
 
 it('a safe call that times out (an Instagram container) is retried and the publish goes through', async () => {
-  sandbox.control.addFault({ platform: 'instagram', account: 'slow-ig', operation: 'container', fault: { type: 'latency', ms: 400 }, times: 1 });
+  sandbox.control.addFault({ platform: 'instagram', account: 'slow-ig', operation: 'container', fault: { type: 'latency', ms: 2_500 }, times: 1 });
   const outcome = await connectors.get('instagram').publish(account('instagram', 'slow-ig', '1784'), {
     content: 'caption',
     media: mediaRefs([`${sandbox.mediaUrl}/media/a.jpg`]),
