@@ -1,4 +1,5 @@
-import { PoolClient } from 'pg';
+import { Pool, PoolClient } from 'pg';
+import type { Statement } from '@app/database';
 import { RecordedEvent } from '@app/event-store';
 import { ReadStream } from './in-revision-order';
 
@@ -18,6 +19,13 @@ export interface ReadModel<Role extends string = string> {
   view: { role: Role; streamPrefix: string };
   /** Applies a batch of the feed to `tables`, inside the caller's transaction; events it has no use for are passed over. */
   project(client: PoolClient, events: RecordedEvent[], tables: Tables<Role>, readStream: ReadStream): Promise<void>;
+  /**
+   * What `project` would write for the batch, as writes for one statement with the checkpoint
+   * (oneStatement), read with `pool` outside any transaction; null when the batch needs `project`
+   * (a write whose outcome decides the next, or a read after a write). Optional: a model without it
+   * always goes through `project`.
+   */
+  writesOf?(pool: Pool, events: RecordedEvent[], tables: Tables<Role>, readStream: ReadStream): Promise<Statement[] | null>;
 }
 
 /** The model's tables, each renamed (a rebuild's or a verification's copies). */

@@ -126,4 +126,46 @@ describe('ReadModelsFollower', () => {
       expect(rows.slice(counts[i])).toEqual(events.map((e) => e.eventId));
     }
   });
+
+  it('writes a batch every model can write as one statement, with the checkpoints: no transaction, and all or nothing', async () => {
+    /** A model that gives its writes for one statement; `broken` makes its write fail in the database. */
+    let broken = false;
+    const oneStatementModel: ReadModel = {
+      ...model('one_statement_views'),
+      writesOf: async (_pool, events, tables) => [
+        { text: `INSERT INTO ${tables.applied} (model, event_id) SELECT $1, unnest($2::text[])`, values: [broken ? null : 'one_statement_views', events.map((e) => e.eventId)] },
+      ],
+    };
+    // The other models have no use for these events: they send nothing, so they do not hold the batch back.
+    const passing = (name: string): ReadModel => ({ ...model(name), project: async () => undefined });
+    const all = [oneStatementModel, passing('passing_views')];
+    const last = await lastPosition();
+    await checkpoints.saveAll(all.map((m) => ({ name: m.name, position: last })));
+    const statements = jest.spyOn(db.pool, 'query');
+    const run = () => {
+      follower = new ReadModelsFollower({ pool: db.pool, store, databaseUrl: db.url, models: all, batchSize: 10, retryDelayMs: 50 });
+      follower.start();
+    };
+
+    broken = true;
+    const refused = await append(3);
+    run();
+    await until(() => statements.mock.calls.some(([text]) => String(text).includes('write_0')));
+    await follower!.stop();
+    follower = null;
+    // The failed statement wrote nothing: no row, no checkpoint moved.
+    expect(await applied(oneStatementModel.name)).toEqual([]);
+    expect(await checkpointOf(oneStatementModel.name)).toBe(formatPosition(last));
+
+    broken = false;
+    statements.mockClear();
+    const events = [...refused, ...(await append(2))];
+    run();
+    await until(async () => (await checkpointOf(oneStatementModel.name)) === formatPosition(events[4].position));
+    expect(await applied(oneStatementModel.name)).toEqual(events.map((e) => e.eventId));
+    expect(await checkpointOf('passing_views')).toBe(formatPosition(events[4].position));
+    const sent = statements.mock.calls.map(([text]) => String(text));
+    expect(sent.filter((text) => /^\s*(BEGIN|COMMIT)/i.test(text))).toEqual([]);
+    expect(sent.filter((text) => text.includes('write_0'))).toHaveLength(1);
+  });
 });

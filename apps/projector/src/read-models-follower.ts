@@ -1,6 +1,6 @@
-import { Pool } from 'pg';
-import { inTransactionIfNeeded } from '@app/database';
-import { CheckpointStore, comparePositions, EventStore, FeedProcessor, formatPosition, GlobalPosition, RecordedEvent, START } from '@app/event-store';
+import { Pool, PoolClient } from 'pg';
+import { inTransactionIfNeeded, oneStatement, Statement } from '@app/database';
+import { CheckpointSave, CheckpointStore, comparePositions, EventStore, FeedProcessor, formatPosition, GlobalPosition, RecordedEvent, saveAllStatement, START } from '@app/event-store';
 import { FEED_LAG_COUNT_LIMIT, trackFeedLag } from '@app/observability';
 import { notifyProjectionAdvancedWith } from '@app/read-models';
 import { ReadModel } from './read-model';
@@ -69,9 +69,11 @@ export class ReadModelsFollower {
   }
 
   /**
-   * One transaction for the batch, begun only if some model writes: the rows and the checkpoints
-   * commit together and the waiters are told when they do. A model already past the batch is left
-   * out, its checkpoint untouched.
+   * The batch commits for every model or for none, with the checkpoints, and the waiters are told
+   * when it does. Usually in one statement (the models' writes and the checkpoints together, no
+   * BEGIN and no COMMIT); a batch some model cannot write that way goes through one transaction,
+   * begun only if some model writes. A model already past the batch is left out, its checkpoint
+   * untouched.
    */
   private async apply(events: RecordedEvent[]): Promise<void> {
     const position = events[events.length - 1].position;
@@ -80,18 +82,39 @@ export class ReadModelsFollower {
       .filter((pending) => pending.events.length > 0);
     if (behind.length === 0) return;
     const readStream = (streamId: string) => this.options.store.readStream(streamId);
-    await inTransactionIfNeeded(
-      this.options.pool,
-      async (client) => {
-        for (const { model, events: own } of behind) await model.project(client, own, model.tables, readStream);
-      },
-      (client) =>
-        this.checkpoints.saveAll(
-          behind.map(({ model }) => ({ name: model.name, position, notify: notifyProjectionAdvancedWith(model.name, formatPosition(position)) })),
-          client,
-        ),
-    );
+    const saves: CheckpointSave[] = behind.map(({ model }) => ({ name: model.name, position, notify: notifyProjectionAdvancedWith(model.name, formatPosition(position)) }));
+    const writes = await this.writesInOneStatement(behind, readStream);
+    if (writes) {
+      const { text, values } = oneStatement(writes, saveAllStatement(saves));
+      await this.options.pool.query(text, values);
+    } else {
+      await inTransactionIfNeeded(
+        this.options.pool,
+        async (client) => {
+          for (const { model, events: own } of behind) await model.project(client, own, model.tables, readStream);
+        },
+        (client) => this.checkpoints.saveAll(saves, client),
+      );
+    }
     for (const { model } of behind) this.positions.set(model.name, position);
+  }
+
+  /**
+   * Every model's writes for the batch, for one statement; null when some model needs its
+   * transaction. A model without writesOf qualifies only if it has nothing to write: its project
+   * runs on a client that refuses the first statement, which sends nothing (a model decides from
+   * the events alone whether it needs the database at all).
+   */
+  private async writesInOneStatement(behind: Array<{ model: ReadModel; events: RecordedEvent[] }>, readStream: (streamId: string) => Promise<RecordedEvent[]>): Promise<Statement[] | null> {
+    const writes: Statement[] = [];
+    for (const { model, events } of behind) {
+      if (model.writesOf) {
+        const own = await model.writesOf(this.options.pool, events, model.tables, readStream);
+        if (!own) return null;
+        writes.push(...own);
+      } else if (!(await sendsNothing(model, events, readStream))) return null;
+    }
+    return writes;
   }
 
   /** Events stored after what this leader has applied to the model (up to a limit), and the age of the oldest; null when not leading. */
@@ -100,6 +123,25 @@ export class ReadModelsFollower {
     if (!this.processor.isLeader || !position) return null;
     const pending = await this.options.store.readAll(position, FEED_LAG_COUNT_LIMIT);
     return { events: pending.length, seconds: pending.length ? Math.max(0, (Date.now() - pending[0].createdAt.getTime()) / 1000) : 0 };
+  }
+}
+
+/** Thrown by the client sendsNothing gives a model: the model wanted a statement. */
+class WantsStatement extends Error {}
+
+/** True when the model's project sends no statement for these events (it passes them all over). */
+async function sendsNothing(model: ReadModel, events: RecordedEvent[], readStream: (streamId: string) => Promise<RecordedEvent[]>): Promise<boolean> {
+  const refusing = {
+    query: () => {
+      throw new WantsStatement();
+    },
+  } as unknown as PoolClient;
+  try {
+    await model.project(refusing, events, model.tables, readStream);
+    return true;
+  } catch (error) {
+    if (error instanceof WantsStatement) return false;
+    throw error;
   }
 }
 

@@ -4,3 +4,4 @@ export * from './database.module';
 export * from './transaction';
 export * from './unavailable';
 export * from './same-moment-reads';
+export * from './one-statement';

@@ -1,5 +1,6 @@
 import { Pool, PoolClient } from 'pg';
 import { formatPosition, GlobalPosition, parsePosition, START } from '@app/contracts';
+import type { Statement } from '@app/database';
 
 /** One checkpoint to save, and the notification (a channel and payload) to send with it, if any. */
 export interface CheckpointSave {
@@ -37,19 +38,25 @@ export class CheckpointStore {
    */
   async saveAll(saves: CheckpointSave[], client: Pool | PoolClient = this.pool): Promise<void> {
     if (saves.length === 0) return;
-    await client.query(
-      `WITH given AS (
+    const { text, values } = saveAllStatement(saves);
+    await client.query(text, values);
+  }
+}
+
+/** saveAll's one statement, for a caller that sends it together with writes of its own (oneStatement). */
+export function saveAllStatement(saves: CheckpointSave[]): Statement {
+  return {
+    text: `WITH given AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS given(name, position, channel, payload)),
        saved AS (
          INSERT INTO checkpoints (name, position) SELECT name, position FROM given
          ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = now() RETURNING name)
        SELECT pg_notify(given.channel, given.payload) FROM given JOIN saved USING (name) WHERE given.channel IS NOT NULL`,
-      [
-        saves.map((save) => save.name),
-        saves.map((save) => formatPosition(save.position)),
-        saves.map((save) => save.notify?.channel ?? null),
-        saves.map((save) => save.notify?.payload ?? null),
-      ],
-    );
-  }
+    values: [
+      saves.map((save) => save.name),
+      saves.map((save) => formatPosition(save.position)),
+      saves.map((save) => save.notify?.channel ?? null),
+      saves.map((save) => save.notify?.payload ?? null),
+    ],
+  };
 }

@@ -1,4 +1,4 @@
-import { PoolClient } from 'pg';
+import { Pool, PoolClient } from 'pg';
 import {
   AccountPublishedData,
   AccountPublishFailedData,
@@ -17,12 +17,16 @@ import {
   ThreadPartResult,
   PostApproval,
 } from '@app/contracts';
+import type { Statement } from '@app/database';
 import { RecordedEvent } from '@app/event-store';
 import { applyInRevisionOrder, ApplyOutcome, ReadStream, skipReason } from '../in-revision-order';
 import { Tables } from '../read-model';
 
 /** The post_views read model's tables: its rows, and the ids of the deleted posts (a creation delivered after its deletion stays deleted). */
 export type PostViewsTables = Tables<'postViews' | 'postDeletions'>;
+
+/** Where the rows are read: a transaction's client, or the pool (the one-statement write reads outside one). */
+type Queryable = Pool | PoolClient;
 
 /** The list shows at most 500 characters of a body, then an ellipsis. */
 export function contentPreview(content: string): string {
@@ -238,12 +242,16 @@ class PostViewsFold {
 
   private constructor(private readonly tables: PostViewsTables) {}
 
-  static async load(client: PoolClient, tables: PostViewsTables, postIds: string[]): Promise<PostViewsFold> {
+  /**
+   * The batch's rows and deletions, in one round trip: a row is never both (a deletion removes it).
+   * `lock`: inside the caller's transaction, the rows stay locked until it ends; outside one (the
+   * one-statement write, which guards each row by its version instead) a lock would only cost a write.
+   */
+  static async load(client: Queryable, tables: PostViewsTables, postIds: string[], lock: boolean): Promise<PostViewsFold> {
     const fold = new PostViewsFold(tables);
-    // The rows (locked) and the deletions in one round trip: a row is never both (a deletion removes it).
     const { rows } = await client.query<PostRow & { deleted: boolean }>(
-      `WITH locked AS (SELECT ${COLUMN_NAMES} FROM ${tables.postViews} WHERE id = ANY($1::uuid[]) FOR UPDATE)
-       SELECT false AS deleted, ${COLUMN_NAMES} FROM locked
+      `WITH current AS (SELECT ${COLUMN_NAMES} FROM ${tables.postViews} WHERE id = ANY($1::uuid[])${lock ? ' FOR UPDATE' : ''})
+       SELECT false AS deleted, ${COLUMN_NAMES} FROM current
        UNION ALL
        SELECT true, id, ${POST_COLUMNS.slice(1).map(([, type]) => `NULL::${type}`).join(', ')} FROM ${tables.postDeletions} WHERE id = ANY($1::uuid[])`,
       [postIds],
@@ -288,24 +296,40 @@ class PostViewsFold {
     return 'applied';
   }
 
-  /** The deletions, then the folded rows written once each. */
-  async write(client: PoolClient): Promise<void> {
+  /**
+   * The deletions, then the folded rows written once each. A row moves only forward (its version
+   * grows with every event applied), so a write decided on rows read outside a transaction never
+   * takes a row back to an older state another writer already passed.
+   */
+  writes(): Statement[] {
     const { postViews, postDeletions } = this.tables;
+    const writes: Statement[] = [];
     if (this.newlyDeleted.size > 0) {
       const ids = [...this.newlyDeleted];
-      await client.query(`INSERT INTO ${postDeletions} (id) SELECT unnest($1::uuid[]) ON CONFLICT (id) DO NOTHING`, [ids]);
-      await client.query(`DELETE FROM ${postViews} WHERE id = ANY($1::uuid[])`, [ids]);
+      writes.push({ text: `INSERT INTO ${postDeletions} (id) SELECT unnest($1::uuid[]) ON CONFLICT (id) DO NOTHING`, values: [ids] });
+      writes.push({ text: `DELETE FROM ${postViews} WHERE id = ANY($1::uuid[])`, values: [ids] });
     }
     if (this.changed.size > 0) {
       const rows = [...this.changed].map((id) => this.rows.get(id)!);
-      await client.query(
-        `INSERT INTO ${postViews} (${COLUMN_NAMES})
+      writes.push({
+        text: `INSERT INTO ${postViews} (${COLUMN_NAMES})
          SELECT ${COLUMN_NAMES} FROM jsonb_to_recordset($1::jsonb) AS r(${POST_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')})
-         ON CONFLICT (id) DO UPDATE SET ${POST_COLUMNS.slice(1).map(([name]) => `${name} = EXCLUDED.${name}`).join(', ')}`,
-        [JSON.stringify(rows)],
-      );
+         ON CONFLICT (id) DO UPDATE SET ${POST_COLUMNS.slice(1).map(([name]) => `${name} = EXCLUDED.${name}`).join(', ')}
+         WHERE ${postViews}.version < EXCLUDED.version`,
+        values: [JSON.stringify(rows)],
+      });
     }
+    return writes;
   }
+}
+
+/** The batch's post events folded: the rows read (locked when `lock`), every event applied in each stream's order. */
+async function foldPostEvents(client: Queryable, postEvents: RecordedEvent[], tables: PostViewsTables, readStream: ReadStream, lock: boolean): Promise<PostViewsFold> {
+  const fold = await PostViewsFold.load(client, tables, [...new Set(postEvents.map((e) => (e.data as { postId: string }).postId))], lock);
+  // PostCreated is always its stream's first event: starting the batch's rows first keeps every post's order.
+  for (const created of postEvents.filter((e) => e.type === 'PostCreated')) fold.create(created);
+  await applyInRevisionOrder(postEvents.filter((e) => e.type !== 'PostCreated'), async (event) => fold.apply(event), readStream);
+  return fold;
 }
 
 /**
@@ -318,9 +342,17 @@ class PostViewsFold {
 export async function projectPostEvents(client: PoolClient, events: RecordedEvent[], tables: PostViewsTables, readStream: ReadStream): Promise<void> {
   const postEvents = events.filter((e) => e.streamId.startsWith('post-'));
   if (postEvents.length === 0) return;
-  const fold = await PostViewsFold.load(client, tables, [...new Set(postEvents.map((e) => (e.data as { postId: string }).postId))]);
-  // PostCreated is always its stream's first event: starting the batch's rows first keeps every post's order.
-  for (const created of postEvents.filter((e) => e.type === 'PostCreated')) fold.create(created);
-  await applyInRevisionOrder(postEvents.filter((e) => e.type !== 'PostCreated'), async (event) => fold.apply(event), readStream);
-  await fold.write(client);
+  const fold = await foldPostEvents(client, postEvents, tables, readStream, true);
+  for (const { text, values } of fold.writes()) await client.query(text, values);
+}
+
+/**
+ * The same batch as projectPostEvents applies, as writes for one statement (oneStatement, with the
+ * checkpoint): the rows are read outside any transaction, and each row written only if it is still
+ * behind the version decided here.
+ */
+export async function postEventWrites(client: Queryable, events: RecordedEvent[], tables: PostViewsTables, readStream: ReadStream): Promise<Statement[]> {
+  const postEvents = events.filter((e) => e.streamId.startsWith('post-'));
+  if (postEvents.length === 0) return [];
+  return (await foldPostEvents(client, postEvents, tables, readStream, false)).writes();
 }

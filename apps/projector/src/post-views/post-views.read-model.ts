@@ -1,7 +1,7 @@
 import { POST_VIEWS_PROJECTION } from '@app/read-models';
 import { ReadModel } from '../read-model';
 import { projectQueueEvents, QueueViewsTables } from '../queue-views/queue-views.projection';
-import { projectPostEvents, PostViewsTables } from './post-views.projection';
+import { postEventWrites, projectPostEvents, PostViewsTables } from './post-views.projection';
 
 /**
  * post_views (GET /api/v1/posts), folded from the post streams, and the posting queues
@@ -17,4 +17,7 @@ export const POST_VIEWS: ReadModel<keyof PostViewsTables | keyof QueueViewsTable
     await projectPostEvents(client, events, tables, readStream);
     await projectQueueEvents(client, events, tables);
   },
+  // A queue event's write depends on what the one before it changed (projectQueueEvents): such a batch goes through project.
+  writesOf: async (pool, events, tables, readStream) =>
+    events.some((event) => event.streamId.startsWith('queue-')) ? null : postEventWrites(pool, events, tables, readStream),
 };
