@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { TokenCipher } from '@app/accounts';
-import { CheckpointStore, comparePositions, FeedProcessor, GlobalPosition, PostgresEventStore, RecordedEvent, START, toNewEvents } from '@app/event-store';
+import { CheckpointStore, comparePositions, FeedProcessor, GlobalPosition, PostgresEventStore, RecordedEvent, START } from '@app/event-store';
 import { createTestDatabase, TestDatabase, until } from '@app/testing';
 import { QueueOutcome, WebhookDeliveryStore } from './delivery-store';
 import { WebhookEndpointStore } from './endpoint-store';
-import { generateWebhookSecret } from './signing';
+import { createAccountEndpoint, liveFanout, storeAccountConnected } from './fanout.test-support';
 import { WebhookFanout } from './webhook-fanout';
 import { WEBHOOKS_FEED, webhookFeedHandler } from './webhook-feed';
 import { WorkspacesWithEndpoints } from './workspaces-with-endpoints';
@@ -68,13 +68,7 @@ function follower(checkpoints: CheckpointStore, batchSize: number, retryDelayMs 
 /** Stores `count` AccountConnected events (account.connected) of `workspaceId`, each in its own stream; returns them once the feed shows them. */
 async function accountsConnected(workspaceId: string, count: number): Promise<RecordedEvent[]> {
   const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const accountId = randomUUID();
-    const data = { accountId, workspaceId, platform: 'x', handle: '@h', displayName: 'h', platformAccountId: 'h', instanceUrl: null, scopes: [], tokenExpiresAt: null, reconnected: false };
-    const [event] = toNewEvents([{ type: 'AccountConnected', data } as never], { workspaceId, version: 1, requestId: undefined });
-    await store.append(`account-${accountId}`, [event], 'no_stream');
-    ids.push(event.eventId);
-  }
+  for (let i = 0; i < count; i++) ids.push((await storeAccountConnected(store, workspaceId)).eventId);
   // The feed shows an event once every older transaction on the server has ended (other test files' included).
   let stored: RecordedEvent[] = [];
   await until(async () => (stored = (await store.readAll(START, 10_000)).filter((event) => ids.includes(event.eventId))).length === count, 15_000);
@@ -85,8 +79,7 @@ async function checkpointAt(position: GlobalPosition): Promise<boolean> {
   return comparePositions(await new CheckpointStore(db.pool).load(WEBHOOKS_FEED), position) === 0;
 }
 
-const createEndpoint = (workspaceId: string) =>
-  endpoints.create(workspaceId, { url: 'https://hooks.example.com/in', events: ['account.connected'], description: null }, generateWebhookSecret(), now);
+const createEndpoint = (workspaceId: string) => createAccountEndpoint(endpoints, workspaceId, now);
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -99,10 +92,7 @@ beforeAll(async () => {
     outcomes.push(outcome);
     return outcome;
   };
-  workspaces = new WorkspacesWithEndpoints(db.pool, db.url);
-  fanout = new WebhookFanout(endpoints, deliveries, store, () => now, workspaces);
-  workspaces.onAdded((workspaceId) => void fanout.takeSkipped(workspaceId));
-  await workspaces.start();
+  ({ fanout, workspaces } = await liveFanout(db, { endpoints, deliveries, store, now }));
 });
 afterAll(async () => {
   await workspaces.stop();

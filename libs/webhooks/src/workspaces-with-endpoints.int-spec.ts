@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { TokenCipher } from '@app/accounts';
 import { EventEnvelope } from '@app/contracts';
-import { PostgresEventStore, toEnvelope, toNewEvents } from '@app/event-store';
+import { PostgresEventStore, toEnvelope } from '@app/event-store';
 import { createTestDatabase, TestDatabase, until } from '@app/testing';
 import { WebhookDeliveryStore } from './delivery-store';
 import { WebhookEndpointStore } from './endpoint-store';
-import { generateWebhookSecret } from './signing';
+import { createAccountEndpoint, liveFanout, storeAccountConnected } from './fanout.test-support';
 import { WebhookFanout } from './webhook-fanout';
 import { WorkspacesWithEndpoints } from './workspaces-with-endpoints';
 
@@ -26,16 +26,12 @@ const now = new Date();
 
 /** One stored AccountConnected (a subscribable event: account.connected) of `workspaceId`, as the feed follower gets it. */
 async function accountConnected(workspaceId: string): Promise<EventEnvelope> {
-  const accountId = randomUUID();
-  const data = { accountId, workspaceId, platform: 'x', handle: '@h', displayName: 'h', platformAccountId: 'h', instanceUrl: null, scopes: [], tokenExpiresAt: null, reconnected: false };
-  const [event] = toNewEvents([{ type: 'AccountConnected', data } as never], { workspaceId, version: 1, requestId: undefined });
-  await store.append(`account-${accountId}`, [event], 'no_stream');
-  const [recorded] = await store.readStream(`account-${accountId}`);
+  const { streamId } = await storeAccountConnected(store, workspaceId);
+  const [recorded] = await store.readStream(streamId);
   return toEnvelope(recorded);
 }
 
-const createEndpoint = (workspaceId: string) =>
-  endpoints.create(workspaceId, { url: 'https://hooks.example.com/in', events: ['account.connected'], description: null }, generateWebhookSecret(), now);
+const createEndpoint = (workspaceId: string) => createAccountEndpoint(endpoints, workspaceId, now);
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -47,11 +43,7 @@ beforeAll(async () => {
     return subscribers(workspaceId, type);
   };
   deliveries = new WebhookDeliveryStore(db.pool);
-  workspaces = new WorkspacesWithEndpoints(db.pool, db.url);
-  fanout = new WebhookFanout(endpoints, deliveries, store, () => now, workspaces);
-  // As the webhooks service wires them (DeliveriesWorker).
-  workspaces.onAdded((workspaceId) => void fanout.takeSkipped(workspaceId));
-  await workspaces.start();
+  ({ fanout, workspaces } = await liveFanout(db, { endpoints, deliveries, store, now }));
 });
 afterAll(async () => {
   await workspaces.stop();
