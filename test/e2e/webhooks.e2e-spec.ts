@@ -100,6 +100,8 @@ describe('webhooks', () => {
     expect(accountEvent).toMatchObject({ version: 1, workspaceId, data: { postId, result: { accountId, platform: 'mastodon', success: true, postId: expect.any(String) } } });
     expect(postEvent).toMatchObject({ version: 1, data: { postId, status: 'published', results: [{ accountId, success: true }] } });
     expect(postEvent.position).toMatch(/^\d+:\d+$/);
+    // Each answer is recorded after the receiver has it: wait for the records, not only the requests.
+    await until(async () => (await deliveryLog(endpoint.id)).every((d) => d.status !== 'pending'), 15_000);
     const log = await deliveryLog(endpoint.id);
     expect(log.map((d) => [d.eventType, d.status, d.attempts, d.responseStatus])).toEqual([
       ['post.published', 'delivered', 1, 204],
@@ -150,6 +152,8 @@ describe('webhooks', () => {
     await stack.killApp('webhooks');
     await stack.startApp('webhooks');
     await until(() => receiver.delivered.length === 1, 15_000);
+    // The receiver answers before the webhooks app records the answer: wait for the record, not only the request.
+    await until(async () => (await deliveryLog(endpoint.id))[0]?.status !== 'pending', 15_000);
     const [log] = await deliveryLog(endpoint.id);
     expect(log).toMatchObject({ status: 'delivered', eventType: 'post.published', responseStatus: 204 });
     expect(receiver.delivered[0]).toMatchObject({ id: log.id, verified: true });
