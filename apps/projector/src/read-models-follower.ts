@@ -1,7 +1,7 @@
 import { Pool, PoolClient } from 'pg';
 import { inTransactionIfNeeded, oneStatement, Statement } from '@app/database';
-import { CheckpointSave, CheckpointStore, comparePositions, EventStore, FeedProcessor, formatPosition, GlobalPosition, RecordedEvent, saveAllStatement, START } from '@app/event-store';
-import { FEED_LAG_COUNT_LIMIT, trackFeedLag } from '@app/observability';
+import { CheckpointSave, CheckpointStore, comparePositions, EventStore, FeedProcessor, feedLagAfter, formatPosition, GlobalPosition, RecordedEvent, saveAllStatement, START } from '@app/event-store';
+import { trackFeedLag } from '@app/observability';
 import { notifyProjectionAdvancedWith } from '@app/read-models';
 import { ReadModel } from './read-model';
 
@@ -40,7 +40,7 @@ export class ReadModelsFollower {
     this.processor = new FeedProcessor({
       name: READ_MODELS_FOLLOWER,
       store: options.store,
-      checkpoints: new ResumingAtLowest(options.pool, () => this.resume()),
+      resumeFrom: () => this.resume(),
       databaseUrl: options.databaseUrl,
       batchSize: options.batchSize,
       retryDelayMs: options.retryDelayMs,
@@ -121,8 +121,7 @@ export class ReadModelsFollower {
   private async lagOf(model: ReadModel): Promise<{ events: number; seconds: number } | null> {
     const position = this.positions.get(model.name);
     if (!this.processor.isLeader || !position) return null;
-    const pending = await this.options.store.readAll(position, FEED_LAG_COUNT_LIMIT);
-    return { events: pending.length, seconds: pending.length ? Math.max(0, (Date.now() - pending[0].createdAt.getTime()) / 1000) : 0 };
+    return feedLagAfter(this.options.store, position);
   }
 }
 
@@ -149,21 +148,4 @@ async function sendsNothing(model: ReadModel, events: RecordedEvent[], readStrea
 function eventsAfter(events: RecordedEvent[], position: GlobalPosition): RecordedEvent[] {
   if (comparePositions(events[0].position, position) > 0) return events;
   return events.filter((event) => comparePositions(event.position, position) > 0);
-}
-
-/**
- * FeedProcessor resumes from `checkpoints.load(<its name>)` each time it takes leadership: the
- * read models' follower resumes from its models' lowest checkpoint instead (it has none of its own).
- */
-class ResumingAtLowest extends CheckpointStore {
-  constructor(
-    pool: Pool,
-    private readonly resume: () => Promise<GlobalPosition>,
-  ) {
-    super(pool);
-  }
-
-  override load(): Promise<GlobalPosition> {
-    return this.resume();
-  }
 }

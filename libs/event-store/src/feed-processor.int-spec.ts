@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { START } from '@app/contracts';
 import { createTestDatabase, TestDatabase, until } from '@app/testing';
-import { CheckpointStore } from './checkpoint-store';
 import { RecordedEvent } from './event-store.port';
 import { FeedProcessor, FeedProcessorOptions } from './feed-processor';
 import { PostgresEventStore } from './postgres-event-store';
@@ -13,12 +12,10 @@ import { PostgresEventStore } from './postgres-event-store';
  */
 let db: TestDatabase;
 let store: PostgresEventStore;
-let checkpoints: CheckpointStore;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   store = new PostgresEventStore(db.pool, { databaseUrl: db.url });
-  checkpoints = new CheckpointStore(db.pool);
 });
 afterAll(async () => {
   await store.close();
@@ -35,7 +32,7 @@ async function storeEvents(count: number): Promise<void> {
 }
 
 function processor(options: Pick<FeedProcessorOptions, 'handle'> & Partial<FeedProcessorOptions>): FeedProcessor {
-  return new FeedProcessor({ name: `test-${randomUUID()}`, store, checkpoints, databaseUrl: db.url, retryDelayMs: 50, ...options });
+  return new FeedProcessor({ name: `test-${randomUUID()}`, store, resumeFrom: () => Promise.resolve(START), databaseUrl: db.url, retryDelayMs: 50, ...options });
 }
 
 it('reads again no sooner than minReadIntervalMs after a read that found events', async () => {

@@ -2,14 +2,14 @@ import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import { FEED_LAG_COUNT_LIMIT, trackFeedLag } from '@app/observability';
 import { BatchHandler, EventStore, FeedSubscription } from './event-store.port';
-import { CheckpointStore } from './checkpoint-store';
 import { GlobalPosition } from '@app/contracts';
 
 export interface FeedProcessorOptions {
-  /** Names the checkpoint and the leadership lock. */
+  /** Names the leadership lock (and the lag metric). */
   name: string;
   store: EventStore;
-  checkpoints: CheckpointStore;
+  /** Where to follow the feed from, asked each time leadership is taken (another leader may have moved it): the follower's durable checkpoint. */
+  resumeFrom: () => Promise<GlobalPosition>;
   /** Leadership is a session advisory lock on its own connection to this database. */
   databaseUrl: string;
   /** Handles a batch and saves the checkpoint past it (in its own transaction where it has one). */
@@ -99,7 +99,7 @@ export class FeedProcessor {
     }
     if (this.stopped) return;
     this.isLeader = true;
-    const from = await this.options.checkpoints.load(this.options.name);
+    const from = await this.options.resumeFrom();
     // Stopped while loading: stop() found no subscription to end, so none may start now.
     if (this.stopped) return;
     this.position = from;
@@ -120,8 +120,7 @@ export class FeedProcessor {
   private async lag(): Promise<{ events: number; seconds: number } | null> {
     const position = this.position;
     if (!this.isLeader || !position) return null;
-    const pending = await this.options.store.readAll(position, FEED_LAG_COUNT_LIMIT);
-    return { events: pending.length, seconds: pending.length ? Math.max(0, (Date.now() - pending[0].createdAt.getTime()) / 1000) : 0 };
+    return feedLagAfter(this.options.store, position);
   }
 
   /** The subscription reads again only once this handler returns: holding it back lets the next batch gather. */
@@ -139,4 +138,10 @@ export class FeedProcessor {
       };
     });
   }
+}
+
+/** Events stored after `position` (up to FEED_LAG_COUNT_LIMIT), and the age of the oldest in seconds: a follower's lag. */
+export async function feedLagAfter(store: EventStore, position: GlobalPosition): Promise<{ events: number; seconds: number }> {
+  const pending = await store.readAll(position, FEED_LAG_COUNT_LIMIT);
+  return { events: pending.length, seconds: pending.length ? Math.max(0, (Date.now() - pending[0].createdAt.getTime()) / 1000) : 0 };
 }

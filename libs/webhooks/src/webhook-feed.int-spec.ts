@@ -57,7 +57,7 @@ function follower(checkpoints: CheckpointStore, batchSize: number, retryDelayMs 
     name: WEBHOOKS_FEED,
     store,
     // The checkpoint is loaded on the uncounted pool: only the batches' statements are counted.
-    checkpoints: new CheckpointStore(db.pool),
+    resumeFrom: () => new CheckpointStore(db.pool).load(WEBHOOKS_FEED),
     databaseUrl: db.url,
     handle: webhookFeedHandler(fanout, checkpoints, () => undefined),
     batchSize,

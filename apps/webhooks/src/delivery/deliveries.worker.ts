@@ -49,7 +49,7 @@ export class DeliveriesWorker implements OnApplicationBootstrap, OnModuleDestroy
     this.follower = new FeedProcessor({
       name: WEBHOOKS_FEED,
       store: this.store,
-      checkpoints,
+      resumeFrom: () => checkpoints.load(WEBHOOKS_FEED),
       databaseUrl: this.config.databaseUrl,
       handle: webhookFeedHandler(this.fanout, checkpoints, () => this.kick()),
       batchSize: this.config.feedBatchSize,
