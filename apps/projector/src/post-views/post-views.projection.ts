@@ -249,6 +249,7 @@ class PostViewsFold {
    */
   static async load(client: Queryable, tables: PostViewsTables, postIds: string[], lock: boolean): Promise<PostViewsFold> {
     const fold = new PostViewsFold(tables);
+    if (postIds.length === 0) return fold;
     const { rows } = await client.query<PostRow & { deleted: boolean }>(
       `WITH current AS (SELECT ${COLUMN_NAMES} FROM ${tables.postViews} WHERE id = ANY($1::uuid[])${lock ? ' FOR UPDATE' : ''})
        SELECT false AS deleted, ${COLUMN_NAMES} FROM current
@@ -314,6 +315,7 @@ class PostViewsFold {
       writes.push({
         text: `INSERT INTO ${postViews} (${COLUMN_NAMES})
          SELECT ${COLUMN_NAMES} FROM jsonb_to_recordset($1::jsonb) AS r(${POST_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')})
+         WHERE NOT EXISTS (SELECT 1 FROM ${postDeletions} d WHERE d.id = r.id)
          ON CONFLICT (id) DO UPDATE SET ${POST_COLUMNS.slice(1).map(([name]) => `${name} = EXCLUDED.${name}`).join(', ')}
          WHERE ${postViews}.version < EXCLUDED.version`,
         values: [JSON.stringify(rows)],
@@ -323,9 +325,16 @@ class PostViewsFold {
   }
 }
 
-/** The batch's post events folded: the rows read (locked when `lock`), every event applied in each stream's order. */
+/**
+ * The batch's post events folded: the rows read (locked when `lock`), every event applied in each
+ * stream's order. A post whose creation is in the batch is not read: its stream starts in the batch,
+ * so it has a row (or a deletion) only if the batch is a replay, and the write leaves such a row
+ * alone where it is as far or further (version guard) and a deleted post deleted (deletion guard).
+ */
 async function foldPostEvents(client: Queryable, postEvents: RecordedEvent[], tables: PostViewsTables, readStream: ReadStream, lock: boolean): Promise<PostViewsFold> {
-  const fold = await PostViewsFold.load(client, tables, [...new Set(postEvents.map((e) => (e.data as { postId: string }).postId))], lock);
+  const createdHere = new Set(postEvents.filter((e) => e.type === 'PostCreated').map((e) => (e.data as PostCreatedData).postId));
+  const toRead = [...new Set(postEvents.map((e) => (e.data as { postId: string }).postId))].filter((id) => !createdHere.has(id));
+  const fold = await PostViewsFold.load(client, tables, toRead, lock);
   // PostCreated is always its stream's first event: starting the batch's rows first keeps every post's order.
   for (const created of postEvents.filter((e) => e.type === 'PostCreated')) fold.create(created);
   await applyInRevisionOrder(postEvents.filter((e) => e.type !== 'PostCreated'), async (event) => fold.apply(event), readStream);
