@@ -30,6 +30,11 @@ export class Subjects {
     return `${this.eventRoot}.${categoryOf(streamId)}.${type}`;
   }
 
+  /** Core NATS (no stream): "events were appended", which wakes the feed followers (NatsAppendSignal). */
+  get eventsAppended(): string {
+    return this.prefix('social.signal.v1.events-appended');
+  }
+
   command(name: CommandName): string {
     return this.prefix(`social.cmd.v1.${name}`);
   }

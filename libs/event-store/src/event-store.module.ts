@@ -1,10 +1,15 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
 import { AppConfig } from '@app/config';
+import { Subjects } from '@app/contracts';
 import { PG_POOL } from '@app/database';
+import { NATS_CONNECTION } from '@app/messaging';
+import { NatsConnection } from 'nats';
 import { eventsAppended } from '@app/observability';
+import { AppendSignal } from './append-signal';
 import { EVENT_STORE, EventStore } from './event-store.port';
 import { EventStoreReadiness } from './event-store.readiness';
+import { NatsAppendSignal } from './nats-append-signal';
 import { PostgresEventStore } from './postgres-event-store';
 
 /**
@@ -12,10 +17,10 @@ import { PostgresEventStore } from './postgres-event-store';
  * EventStoreDB is connected to and its version checked here: an unsupported or
  * unreachable server fails start-up with the reason.
  */
-export async function createEventStore(config: AppConfig, pool: Pool): Promise<EventStore> {
+export async function createEventStore(config: AppConfig, pool: Pool, signal?: AppendSignal): Promise<EventStore> {
   switch (config.eventStore) {
     case 'postgres':
-      return new PostgresEventStore(pool, { databaseUrl: config.databaseUrl });
+      return new PostgresEventStore(pool, { databaseUrl: config.databaseUrl, signal });
     case 'eventstoredb': {
       // Loaded only when chosen: the gRPC client costs ~300 ms to import.
       const { EventStoreDbEventStore } = require('./eventstoredb-event-store') as typeof import('./eventstoredb-event-store');
@@ -38,7 +43,13 @@ function countingAppends(store: EventStore): EventStore {
 @Global()
 @Module({
   providers: [
-    { provide: EVENT_STORE, inject: [AppConfig, PG_POOL], useFactory: async (config: AppConfig, pool: Pool) => countingAppends(await createEventStore(config, pool)) },
+    {
+      provide: EVENT_STORE,
+      // Followers are woken over NATS where the process has a connection (every app does), with PostgreSQL's NOTIFY otherwise.
+      inject: [AppConfig, PG_POOL, { token: NATS_CONNECTION, optional: true }, { token: Subjects, optional: true }],
+      useFactory: async (config: AppConfig, pool: Pool, nc?: NatsConnection, subjects?: Subjects) =>
+        countingAppends(await createEventStore(config, pool, nc && subjects ? new NatsAppendSignal(nc, subjects.eventsAppended) : undefined)),
+    },
     EventStoreReadiness,
   ],
   exports: [EVENT_STORE, EventStoreReadiness],

@@ -12,3 +12,5 @@ export * from './event-envelope';
 export * from './aggregate-stream';
 export * from './command-runner';
 export * from './append-batcher';
+export * from './append-signal';
+export * from './nats-append-signal';

@@ -1,4 +1,4 @@
-import { Client, Pool } from 'pg';
+import { Pool } from 'pg';
 import {
   AppendResult,
   BatchHandler,
@@ -15,7 +15,7 @@ import {
 } from './event-store.port';
 import { GlobalPosition, START } from '@app/contracts';
 import { followFeed } from './follow-feed';
-import { AppendNotifier, EVENTS_APPENDED_CHANNEL } from './append-notifier';
+import { AppendSignal, PostgresAppendSignal } from './append-signal';
 
 interface EventRow {
   global_position: string;
@@ -146,13 +146,14 @@ const APPEND_MAX_MS = 5 * 60_000;
  * read, so a reader never skips an event that commits late.
  */
 export class PostgresEventStore implements EventStore {
-  private readonly notifier: AppendNotifier;
+  private readonly appended: AppendSignal;
 
+  /** `signal`: how followers learn of appends (PostgreSQL's NOTIFY when absent). */
   constructor(
     private readonly pool: Pool,
-    private readonly options: { databaseUrl: string; pollIntervalMs?: number },
+    private readonly options: { databaseUrl: string; pollIntervalMs?: number; signal?: AppendSignal },
   ) {
-    this.notifier = new AppendNotifier(pool);
+    this.appended = options.signal ?? new PostgresAppendSignal(pool, options.databaseUrl);
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -170,7 +171,7 @@ export class PostgresEventStore implements EventStore {
           expectedValue,
         ]);
         if (rows.length > 0) {
-          this.notifier.signal();
+          this.appended.signal();
           return appendResult(rows[rows.length - 1]);
         }
       } catch (error) {
@@ -232,7 +233,7 @@ export class PostgresEventStore implements EventStore {
       rows.map((r) => JSON.stringify(r.event.metadata)),
       rows.map((r) => r.offset),
     ]);
-    if (written.length > 0) this.notifier.signal();
+    if (written.length > 0) this.appended.signal();
     const last = new Map<string, AppendResult>();
     for (const row of written) {
       const result = appendResult(row);
@@ -299,7 +300,7 @@ export class PostgresEventStore implements EventStore {
       batchSize: options.batchSize ?? 500,
       read: (from, count) => this.readAll(from, count),
       pollIntervalMs: this.options.pollIntervalMs ?? 500,
-      listen: (wake) => listenForAppends(this.options.databaseUrl, wake),
+      listen: (wake) => this.appended.listen(wake),
     });
   }
 
@@ -322,17 +323,5 @@ function toRecorded(row: EventRow): RecordedEvent {
     data: row.data,
     metadata: row.metadata,
     createdAt: row.created_at,
-  };
-}
-
-/** A dedicated connection LISTENing for the append trigger's notifications. */
-async function listenForAppends(databaseUrl: string, wake: () => void): Promise<() => Promise<void>> {
-  const client = new Client({ connectionString: databaseUrl });
-  client.on('error', () => undefined); // a lost listener only costs latency: the follower also polls
-  await client.connect();
-  client.on('notification', wake);
-  await client.query(`LISTEN ${EVENTS_APPENDED_CHANNEL}`);
-  return async () => {
-    await client.end().catch(() => undefined);
   };
 }
