@@ -23,12 +23,15 @@ interface AccountRow {
   refresh_token_expires_at: Date | null;
   scopes: string[];
   lifecycle_revision: string;
-  credentials: Buffer | null;
+  /** Absent where ACCOUNT_COLUMNS were read. */
+  credentials?: Buffer | null;
   created_at: Date;
 }
 
-const COLUMNS = `id, workspace_id, platform, handle, display_name, status, status_reason, status_since, platform_account_id, instance_url,
-  attributes, credential_kind, token_expires_at, refresh_token_expires_at, scopes, lifecycle_revision, credentials, created_at`;
+/** What an Account shows: every column but the sealed credentials, which are read only where they are unsealed (SECRETS_COLUMNS). */
+const ACCOUNT_COLUMNS = `id, workspace_id, platform, handle, display_name, status, status_reason, status_since, platform_account_id, instance_url,
+  attributes, credential_kind, token_expires_at, refresh_token_expires_at, scopes, lifecycle_revision, created_at`;
+const SECRETS_COLUMNS = `${ACCOUNT_COLUMNS}, credentials`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -109,27 +112,27 @@ export class AccountStore {
   ) {}
 
   async list(workspaceId: string): Promise<Account[]> {
-    const { rows } = await this.pool.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE workspace_id = $1 ORDER BY platform, lower(handle)`, [workspaceId]);
+    const { rows } = await this.pool.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE workspace_id = $1 ORDER BY platform, lower(handle)`, [workspaceId]);
     return rows.map(toAccount);
   }
 
   async get(accountId: string): Promise<Account | null> {
     if (!isAccountId(accountId)) return null;
-    const { rows } = await this.pool.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE id = $1`, [accountId]);
+    const { rows } = await this.pool.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = $1`, [accountId]);
     return rows[0] ? toAccount(rows[0]) : null;
   }
 
   /** The account and the revision of its last lifecycle event (-1: none), whether or not it has credentials. */
   async withLifecycleRevision(accountId: string): Promise<{ account: Account; lifecycleRevision: bigint } | null> {
     if (!isAccountId(accountId)) return null;
-    const { rows } = await this.pool.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE id = $1`, [accountId]);
+    const { rows } = await this.pool.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = $1`, [accountId]);
     return rows[0] ? { account: toAccount(rows[0]), lifecycleRevision: BigInt(rows[0].lifecycle_revision) } : null;
   }
 
   /** The account with its identity and decrypted credentials; null when unknown or without credentials. */
   async secrets(accountId: string, client: Pool | PoolClient = this.pool): Promise<AccountSecrets | null> {
     if (!isAccountId(accountId)) return null;
-    const { rows } = await client.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE id = $1`, [accountId]);
+    const { rows } = await client.query<AccountRow>(`SELECT ${SECRETS_COLUMNS} FROM accounts WHERE id = $1`, [accountId]);
     return rows[0] ? this.secretsOfRow(rows[0]) : null;
   }
 
@@ -138,7 +141,7 @@ export class AccountStore {
     const ids = accountIds.filter(isAccountId);
     const found = new Map<string, AccountSecrets>();
     if (ids.length === 0) return found;
-    const { rows } = await this.pool.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE id = ANY($1::uuid[])`, [ids]);
+    const { rows } = await this.pool.query<AccountRow>(`SELECT ${SECRETS_COLUMNS} FROM accounts WHERE id = ANY($1::uuid[])`, [ids]);
     for (const row of rows) {
       const secrets = this.secretsOfRow(row);
       if (secrets) found.set(row.id, secrets);
@@ -201,7 +204,7 @@ export class AccountStore {
     const handle = normalizeHandle(identity.handle);
     return inTransaction(this.pool, async (client) => {
       const existing = await client.query<AccountRow>(
-        `SELECT ${COLUMNS} FROM accounts WHERE workspace_id = $1 AND platform = $2
+        `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE workspace_id = $1 AND platform = $2
            AND (platform_account_id = $3 OR (platform_account_id IS NULL AND lower(handle) = lower($4)))
          ORDER BY platform_account_id NULLS LAST LIMIT 1 FOR UPDATE`,
         [workspaceId, platform, identity.platformAccountId, handle],
@@ -218,13 +221,13 @@ export class AccountStore {
             `UPDATE accounts SET handle = $4, display_name = $5, platform_account_id = $6, instance_url = $7, attributes = $8, credential_kind = $9,
                token_expires_at = $10, refresh_token_expires_at = $11, scopes = $12, credentials = $13,
                status = 'connected', status_reason = NULL, status_since = CASE WHEN status = 'connected' THEN status_since ELSE now() END, updated_at = now()
-             WHERE id = $1 AND workspace_id = $2 AND platform = $3 RETURNING ${COLUMNS}`,
+             WHERE id = $1 AND workspace_id = $2 AND platform = $3 RETURNING ${ACCOUNT_COLUMNS}`,
             values,
           )
         : await client.query<AccountRow>(
             `INSERT INTO accounts (id, workspace_id, platform, handle, display_name, platform_account_id, instance_url, attributes, credential_kind,
                token_expires_at, refresh_token_expires_at, scopes, credentials, status)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'connected') RETURNING ${COLUMNS}`,
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'connected') RETURNING ${ACCOUNT_COLUMNS}`,
             values,
           );
       return { account: toAccount(rows[0]), wasConnected: before?.status === 'connected', lifecycleRevision: BigInt(rows[0].lifecycle_revision) };
@@ -259,7 +262,7 @@ export class AccountStore {
     const { rows } = await this.pool.query<AccountRow>(
       `UPDATE accounts SET status = $2, status_reason = $3, lifecycle_revision = $4, status_since = now(), updated_at = now()
          ${status === 'disconnected' ? ', credentials = NULL, token_expires_at = NULL, refresh_token_expires_at = NULL' : ''}
-       WHERE id = $1 RETURNING ${COLUMNS}`,
+       WHERE id = $1 RETURNING ${ACCOUNT_COLUMNS}`,
       [accountId, status, reason, revision.toString()],
     );
     return rows[0] ? toAccount(rows[0]) : null;
