@@ -26,6 +26,12 @@ export interface ReadModel<Role extends string = string> {
    * always goes through `project`.
    */
   writesOf?(pool: Pool, events: RecordedEvent[], tables: Tables<Role>, readStream: ReadStream): Promise<Statement[] | null>;
+  /**
+   * The ids of the view's rows the batch may change, announced with its progress so that a waiter
+   * on one row (a publishNow's answer) is woken only by the batches that concern it. Optional: a
+   * model without it announces that any row may have changed.
+   */
+  viewsChangedBy?(events: RecordedEvent[]): ReadonlySet<string>;
 }
 
 /** The model's tables, each renamed (a rebuild's or a verification's copies). */

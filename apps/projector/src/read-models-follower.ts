@@ -82,7 +82,11 @@ export class ReadModelsFollower {
       .filter((pending) => pending.events.length > 0);
     if (behind.length === 0) return;
     const readStream = (streamId: string) => this.options.store.readStream(streamId);
-    const saves: CheckpointSave[] = behind.map(({ model }) => ({ name: model.name, position, notify: notifyProjectionAdvancedWith(model.name, formatPosition(position)) }));
+    const saves: CheckpointSave[] = behind.map(({ model, events: own }) => ({
+      name: model.name,
+      position,
+      notify: notifyProjectionAdvancedWith(model.name, formatPosition(position), model.viewsChangedBy?.(own)),
+    }));
     const writes = await this.writesInOneStatement(behind, readStream);
     if (writes) {
       const { text, values } = oneStatement(writes, saveAllStatement(saves));

@@ -1,5 +1,5 @@
 import { createTestDatabase, TestDatabase } from '@app/testing';
-import { notifyProjectionAdvanced, ProjectionWaiter } from './projection-waiter';
+import { notifyProjectionAdvanced, notifyProjectionAdvancedWith, ProjectionWaiter } from './projection-waiter';
 
 /** The read-your-writes wait of publishNow answers: woken by the projector's notifications on the real server. */
 describe('ProjectionWaiter.waitUntil', () => {
@@ -52,6 +52,44 @@ describe('ProjectionWaiter.waitUntil', () => {
 
     expect(await waited).toBe(true);
     expect(checks).toBe(3);
+  });
+
+  /** An advance that lists the views its batch changed (as the projector's post_views announces). */
+  const advanceListing = async (position: string, views: string[]) => {
+    const { channel, payload } = notifyProjectionAdvancedWith(PROJECTION, position, new Set(views));
+    await db.pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    expect(await waiter.waitFor(position, 5_000)).toBe(true);
+  };
+
+  it('with a viewId, checks again only after advances that may have changed that view', async () => {
+    let checks = 0;
+    let holds = false;
+    const readAt = waiter.mark();
+    // The caller has just checked (readAt): no check until an advance concerns the post.
+    const waited = waiter.waitUntil(async () => (checks++, holds), 5_000, { viewId: 'post-a', checkedAt: readAt });
+    await advanceListing('110:1', ['post-b', 'post-c']);
+    await advanceListing('111:1', []);
+    expect(checks).toBe(0);
+    holds = true;
+    await advanceListing('112:1', ['post-c', 'post-a']);
+    expect(await waited).toBe(true);
+    expect(checks).toBe(1);
+  });
+
+  it('with a viewId, an advance that lists no views (any may have changed) still wakes it', async () => {
+    let checks = 0;
+    const waited = waiter.waitUntil(async () => ++checks === 2, 5_000, { viewId: 'post-a' });
+    await advanceTo('120:1');
+    expect(await waited).toBe(true);
+    expect(checks).toBe(2);
+  });
+
+  it('checks at once when the projection advanced between the caller read and the wait (checkedAt behind)', async () => {
+    const readAt = waiter.mark();
+    await advanceListing('130:1', ['post-a']);
+    let checks = 0;
+    expect(await waiter.waitUntil(async () => ++checks === 1, 5_000, { viewId: 'post-a', checkedAt: readAt })).toBe(true);
+    expect(checks).toBe(1);
   });
 });
 

@@ -1,8 +1,16 @@
 import { Client, Pool, PoolClient } from 'pg';
 import { comparePositions, parsePosition } from '@app/contracts';
 
-/** Channel the projector notifies after each committed batch: payload "<projection> <commit:prepare>". */
+/**
+ * Channel the projector notifies after each committed batch: payload "<projection> <commit:prepare>",
+ * then " views=<id>,<id>…" when the batch says which views (rows by id) it may have changed. A
+ * notification without the list may have changed any view.
+ */
 export const PROJECTION_CHANNEL = 'projection_advanced';
+
+/** Most view ids one notification lists (NOTIFY payloads stop at 8,000 bytes): a batch that changed more sends none. */
+const MAX_LISTED_VIEWS = 150;
+const VIEWS_FIELD = 'views=';
 
 /** Tells ProjectionWaiters (in any process) that `projection` reached `position`; delivered when the caller's transaction commits. */
 export async function notifyProjectionAdvanced(client: PoolClient, projection: string, position: string): Promise<void> {
@@ -10,9 +18,29 @@ export async function notifyProjectionAdvanced(client: PoolClient, projection: s
   await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
 }
 
-/** The notification notifyProjectionAdvanced sends, for a statement that sends it itself (CheckpointStore.save's `notify`). */
-export function notifyProjectionAdvancedWith(projection: string, position: string): { channel: string; payload: string } {
-  return { channel: PROJECTION_CHANNEL, payload: `${projection} ${position}` };
+/**
+ * The notification notifyProjectionAdvanced sends, for a statement that sends it itself (CheckpointStore.save's `notify`).
+ * `views`: the ids of the views the batch may have changed, so that a waiter on another view is not woken for it.
+ */
+export function notifyProjectionAdvancedWith(projection: string, position: string, views?: ReadonlySet<string>): { channel: string; payload: string } {
+  const listed = views && views.size <= MAX_LISTED_VIEWS ? ` ${VIEWS_FIELD}${[...views].join(',')}` : '';
+  return { channel: PROJECTION_CHANNEL, payload: `${projection} ${position}${listed}` };
+}
+
+/** The views a notification lists; null when it lists none (any view may have changed). */
+function viewsOf(field: string | undefined): Set<string> | null {
+  return field?.startsWith(VIEWS_FIELD) ? new Set(field.slice(VIEWS_FIELD.length).split(',').filter((id) => id.length > 0)) : null;
+}
+
+/** What waitUntil re-checks for: one view's changes (`viewId`), and whether the caller has just checked (`checkedAt`, from mark()). */
+export interface WaitUntilOptions {
+  viewId?: string;
+  checkedAt?: number;
+}
+
+interface Watcher {
+  viewId: string | undefined;
+  wake: () => void;
 }
 
 function isAtOrPast(checkpoint: string, position: string): boolean {
@@ -30,8 +58,10 @@ function isAtOrPast(checkpoint: string, position: string): boolean {
 export class ProjectionWaiter {
   private listener: Client | null = null;
   private readonly waiters = new Set<{ position: string; resolve: (done: boolean) => void }>();
-  private readonly watchers = new Set<() => void>();
+  private readonly watchers = new Set<Watcher>();
   private latest: string | null = null;
+  /** Advances heard so far (mark()). */
+  private advances = 0;
   private poller: NodeJS.Timeout | null = null;
 
   constructor(
@@ -48,8 +78,8 @@ export class ProjectionWaiter {
       if (this.waiters.size > 0) this.pollWhileNotListening();
     });
     client.on('notification', (message) => {
-      const [projection, position] = (message.payload ?? '').split(' ');
-      if (projection === this.projection && position) this.advance(position);
+      const [projection, position, views] = (message.payload ?? '').split(' ');
+      if (projection === this.projection && position) this.advance(position, viewsOf(views));
     });
     await client.connect();
     await client.query(`LISTEN ${PROJECTION_CHANNEL}`);
@@ -94,11 +124,11 @@ export class ProjectionWaiter {
   }
 
   /**
-   * Resolves true once `check` holds, re-checking each time the projection
-   * advances; false if `timeoutMs` passes first.
+   * Resolves true once `check` holds, re-checking each time the projection advances (with
+   * `viewId`, each time it may have changed that view); false if `timeoutMs` passes first. Checks
+   * at once unless the caller has just checked and nothing advanced since (`checkedAt`).
    */
-  async waitUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-    if (await check()) return true;
+  async waitUntil(check: () => Promise<boolean>, timeoutMs: number, { viewId, checkedAt }: WaitUntilOptions = {}): Promise<boolean> {
     return new Promise((resolve) => {
       let checking = false;
       // An advance while a check runs may be the one that makes it hold: check once more after it, never drop it.
@@ -111,38 +141,50 @@ export class ProjectionWaiter {
         this.watchers.delete(watcher);
         resolve(done);
       };
-      const watcher = () => {
-        if (finished) return;
-        if (checking) {
-          advancedMeanwhile = true;
-          return;
-        }
-        checking = true;
-        advancedMeanwhile = false;
-        check()
-          .then((done) => done && finish(true))
-          .catch(() => undefined)
-          .finally(() => {
-            checking = false;
-            if (advancedMeanwhile) watcher();
-          });
+      const watcher: Watcher = {
+        viewId,
+        wake: () => {
+          if (finished) return;
+          if (checking) {
+            advancedMeanwhile = true;
+            return;
+          }
+          checking = true;
+          advancedMeanwhile = false;
+          check()
+            .then((done) => done && finish(true))
+            .catch(() => undefined)
+            .finally(() => {
+              checking = false;
+              if (advancedMeanwhile) watcher.wake();
+            });
+        },
       };
       const timer = setTimeout(() => finish(false), timeoutMs);
       // Without a listening connection no advance is heard: a slow re-check keeps the wait honest.
-      const fallback = setInterval(() => this.listener || watcher(), this.pollIntervalMs * 5);
+      const fallback = setInterval(() => this.listener || watcher.wake(), this.pollIntervalMs * 5);
+      // Watching before the first check: an advance during it is not lost.
       this.watchers.add(watcher);
+      if (checkedAt === undefined || checkedAt !== this.advances) watcher.wake();
     });
+  }
+
+  /** A mark to pass as waitUntil's `checkedAt` when the caller checks just after taking it. */
+  mark(): number {
+    return this.advances;
   }
 
   private async poll(): Promise<void> {
     const { rows } = await this.pool.query<{ position: string }>('SELECT position FROM checkpoints WHERE name = $1', [this.projection]);
-    if (rows[0]) this.advance(rows[0].position);
+    if (rows[0]) this.advance(rows[0].position, null);
   }
 
-  private advance(position: string): void {
+  /** `views`: the views the advance may have changed; null: any. */
+  private advance(position: string, views: ReadonlySet<string> | null): void {
     if (this.latest && isAtOrPast(this.latest, position)) return;
     this.latest = position;
+    this.advances += 1;
     for (const waiter of [...this.waiters]) if (isAtOrPast(position, waiter.position)) waiter.resolve(true);
-    for (const watcher of [...this.watchers]) watcher();
+    for (const watcher of [...this.watchers]) if (!views || !watcher.viewId || views.has(watcher.viewId)) watcher.wake();
   }
 }

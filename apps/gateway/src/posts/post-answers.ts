@@ -63,10 +63,15 @@ export class PostAnswers {
     // One deadline for both waits: the answer comes within publishWaitMs of the command's reply, not their sum.
     const deadline = Date.now() + this.config.publishWaitMs;
     const caughtUp = await this.settle(reply);
+    const readAt = this.projection.mark();
     let post = await this.posts.get(workspaceId, reply.postId);
     if (caughtUp && post?.status === 'publishing') {
       const left = Math.max(0, deadline - Date.now());
-      await this.projection.waitUntil(async () => (post = await this.posts.get(workspaceId, reply.postId))?.status !== 'publishing', left);
+      // Read again only when the projector may have changed this post (not on every batch of others'), and not at once unless it advanced since that read.
+      await this.projection.waitUntil(async () => (post = await this.posts.get(workspaceId, reply.postId))?.status !== 'publishing', left, {
+        viewId: reply.postId,
+        checkedAt: readAt,
+      });
     }
     return { caughtUp, post };
   }

@@ -20,4 +20,6 @@ export const POST_VIEWS: ReadModel<keyof PostViewsTables | keyof QueueViewsTable
   // A queue event's write depends on what the one before it changed (projectQueueEvents): such a batch goes through project.
   writesOf: async (pool, events, tables, readStream) =>
     events.some((event) => event.streamId.startsWith('queue-')) ? null : postEventWrites(pool, events, tables, readStream),
+  // A post's row changes only with the events of its own stream (the queue events change the queue tables).
+  viewsChangedBy: (events) => new Set(events.filter((event) => event.streamId.startsWith('post-')).map((event) => (event.data as { postId: string }).postId)),
 };
