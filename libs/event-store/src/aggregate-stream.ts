@@ -22,7 +22,11 @@ export async function loadAggregate<S, E extends DomainEvent>(
   evolve: (state: S, event: E) => S,
   initialState: () => S,
 ): Promise<LoadedAggregate<S>> {
-  const history = await store.readStream(streamId);
+  return foldAggregate(await store.readStream(streamId), evolve, initialState);
+}
+
+/** An aggregate's stream, as read, folded with its evolve. */
+export function foldAggregate<S, E extends DomainEvent>(history: RecordedEvent[], evolve: (state: S, event: E) => S, initialState: () => S): LoadedAggregate<S> {
   const state = history.map((e) => ({ type: e.type, data: e.data }) as E).reduce(evolve, initialState());
   const last = history.at(-1) ?? null;
   return { state, expected: last ? last.revision : 'no_stream', last };

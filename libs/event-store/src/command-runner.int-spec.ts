@@ -48,9 +48,19 @@ class RacedStore extends PostgresEventStore {
     return super.append(streamId, events, expected);
   }
 
+  /** Streams read, and the reads that asked for them (readStreams: one for several streams). */
+  readCalls = 0;
+
   override async readStream(streamId: string): Promise<RecordedEvent[]> {
     this.reads++;
+    this.readCalls++;
     return super.readStream(streamId);
+  }
+
+  override async readStreams(streamIds: string[]): Promise<Map<string, RecordedEvent[]>> {
+    this.reads += streamIds.length;
+    this.readCalls++;
+    return super.readStreams(streamIds);
   }
 }
 
@@ -178,6 +188,17 @@ describe('CommandRunner (load, decide, append with retry, over the PostgreSQL ev
     await runner.run(id, increment(1, { fresh: true }));
     expect(store.reads).toBe(readsBefore);
     expect(await stored(id)).toEqual([[{ to: 1 }, 'req-1']]);
+  });
+
+  it('the streams the commands of one moment must read are read in one go', async () => {
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    // Each stream exists, and is not in this runner's memory (another process wrote it).
+    for (const id of ids) await counterRunner().run(id, increment(1));
+    const [readsBefore, callsBefore] = [store.reads, store.readCalls];
+    const outcomes = await Promise.all(ids.map((id) => runner.run(id, increment(2))));
+    expect(outcomes.map((outcome) => outcome.state)).toEqual([{ count: 3 }, { count: 3 }, { count: 3 }]);
+    expect(store.reads - readsBefore).toBe(3);
+    expect(store.readCalls - callsBefore).toBe(1);
   });
 
   describe('the state kept between commands', () => {

@@ -1,9 +1,10 @@
 import { DomainError, formatPosition } from '@app/contracts';
 import type { Decider } from '@app/decider';
-import { DomainEvent, LoadedAggregate, loadAggregate } from './aggregate-stream';
+import { SameMomentReads } from '@app/database';
+import { DomainEvent, foldAggregate, LoadedAggregate, loadAggregate } from './aggregate-stream';
 import { AppendBatcher } from './append-batcher';
 import { KnownStream, StreamCache } from './command-runner-cache';
-import { AppendResult, EventStore, NewEvent, refusalAsOutcome, StreamAppend, StreamAppendOutcome, WrongExpectedRevisionError } from './event-store.port';
+import { AppendResult, EventStore, NewEvent, RecordedEvent, refusalAsOutcome, StreamAppend, StreamAppendOutcome, WrongExpectedRevisionError } from './event-store.port';
 
 /**
  * How many times a command is decided again after losing an append race before
@@ -88,9 +89,15 @@ export class CommandRunner<C, E extends DomainEvent, S> {
   private readonly queues = new Map<string, Array<Pending<C, E, S>>>();
   private readonly cache = new StreamCache<S>();
   private readonly appends: AppendBatcher;
+  /**
+   * The streams the batches of one moment must read (not in the cache: the top of the hour's
+   * rush, thousands of posts last touched long ago), read in one go (EventStore.readStreams).
+   */
+  private readonly streamReads: SameMomentReads<string, RecordedEvent[]>;
 
   constructor(private readonly options: CommandRunnerOptions<C, E, S>) {
     this.appends = new AppendBatcher(options.store);
+    this.streamReads = new SameMomentReads((streamIds) => options.store.readStreams(streamIds));
   }
 
   /** The aggregate as its stream leaves it now. */
@@ -188,9 +195,10 @@ export class CommandRunner<C, E extends DomainEvent, S> {
     return outcome;
   }
 
-  /** The stream as it is now, read in full. */
+  /** The stream as it is now, read in full (with the other streams the batches of the moment read). */
   private async loadKnown(id: string): Promise<KnownStream<S>> {
-    const loaded = await this.load(id);
+    const { decider, streamId } = this.options;
+    const loaded = foldAggregate((await this.streamReads.get(streamId(id))) ?? [], decider.evolve, decider.initialState);
     return { state: loaded.state, expected: loaded.expected, position: loaded.last ? formatPosition(loaded.last.position) : null };
   }
 }

@@ -69,6 +69,19 @@ export function describeEventStoreContract(name: string, setUp: () => Promise<Co
       expect(await harness.store.readStream(stream())).toEqual([]);
     });
 
+    it('reads several streams at once, each as readStream reads it, an unknown one as empty', async () => {
+      const [a, b, unknown] = [stream(), stream(), stream()];
+      await harness.store.append(a, [event('A0'), event('A1')], 'no_stream');
+      await harness.store.append(b, [event('B0')], 'no_stream');
+      await harness.store.append(a, [event('A2')], 1n);
+      const streams = await harness.store.readStreams([b, unknown, a]);
+      expect([...streams.keys()].sort()).toEqual([a, b, unknown].sort());
+      expect(streams.get(a)).toEqual(await harness.store.readStream(a));
+      expect(streams.get(a)!.map((e) => [e.type, e.revision])).toEqual([['A0', 0n], ['A1', 1n], ['A2', 2n]]);
+      expect(streams.get(b)!.map((e) => e.type)).toEqual(['B0']);
+      expect(streams.get(unknown)).toEqual([]);
+    });
+
     it('refuses no_stream on an existing stream and writes nothing', async () => {
       const id = stream();
       await harness.store.append(id, [event('A')], 'no_stream');

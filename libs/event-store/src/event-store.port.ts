@@ -98,6 +98,9 @@ export interface EventStore {
   /** All events of a stream in order; empty when the stream does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
 
+  /** readStream of several streams at once, by stream id: every id given is answered (empty when the stream does not exist). */
+  readStreams(streamIds: string[]): Promise<Map<string, RecordedEvent[]>>;
+
   /** Up to maxCount events strictly after `after`, in global order; never skips one that commits later. */
   readAll(after: GlobalPosition, maxCount: number): Promise<RecordedEvent[]>;
 

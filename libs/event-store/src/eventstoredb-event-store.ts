@@ -152,6 +152,13 @@ export class EventStoreDbEventStore implements EventStore {
     return records.flatMap((record) => toDomainEvent(record) ?? []);
   }
 
+  /** One read per stream (EventStoreDB reads one stream a call), up to APPEND_MANY_CONCURRENCY at once. */
+  async readStreams(streamIds: string[]): Promise<Map<string, RecordedEvent[]>> {
+    const unique = [...new Set(streamIds)];
+    const histories = await mapInOrder(unique, APPEND_MANY_CONCURRENCY, (streamId) => this.readStream(streamId));
+    return new Map(unique.map((streamId, i) => [streamId, histories[i]]));
+  }
+
   /** EventStoreDB keeps no index by time: from the start (readers filter on createdAt). */
   async positionBefore(): Promise<GlobalPosition> {
     return START;

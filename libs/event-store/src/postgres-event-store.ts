@@ -271,6 +271,15 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
+  /** One statement for all the streams. */
+  async readStreams(streamIds: string[]): Promise<Map<string, RecordedEvent[]>> {
+    const streams = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));
+    if (streamIds.length === 0) return streams;
+    const { rows } = await this.pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_position`, [streamIds]);
+    for (const row of rows) streams.get(row.stream_id)!.push(toRecorded(row));
+    return streams;
+  }
+
   async readAll(after: GlobalPosition, maxCount: number): Promise<RecordedEvent[]> {
     const { rows } = await this.pool.query<EventRow>(
       `SELECT ${COLUMNS} FROM events
