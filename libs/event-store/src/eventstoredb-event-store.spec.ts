@@ -155,6 +155,15 @@ describe('EventStoreDbEventStore (fake client)', () => {
       );
       await expect(store.readStream('s')).rejects.toBeInstanceOf(UnavailableError);
     });
+
+    it('readStreams reads each stream named once and answers every one by its id', async () => {
+      const { client, store } = setUp();
+      client.readStream.mockImplementation((streamId: string) => Readable.from(streamId === 'a' ? [record(1, 'A0', { streamId: 'a' }), record(2, 'A1', { streamId: 'a' })] : []));
+      const streams = await store.readStreams(['a', 'b', 'a']);
+      expect(client.readStream.mock.calls.map(([streamId]) => streamId)).toEqual(['a', 'b']);
+      expect(types(streams.get('a')!)).toEqual(['A0', 'A1']);
+      expect(streams.get('b')).toEqual([]);
+    });
   });
 
   describe('append', () => {

@@ -338,6 +338,8 @@ export class PostgresEventStore implements EventStore {
       if (this.listening === listening) this.listening = null;
       throw error;
     }
+    // A read begun before this follower listened may miss an append nobody heard (no follower was listening): never its answer.
+    this.feedReads.heard();
     return async () => {
       this.followers.delete(wake);
       if (this.followers.size > 0 || this.listening !== listening) return;

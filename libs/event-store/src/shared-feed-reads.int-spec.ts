@@ -47,4 +47,21 @@ describe('PostgreSQL event store: the followers of one process share their feed 
       await Promise.all(followers.map((follower) => follower.stop()));
     }
   });
+
+  it('a follower that starts listening reads on its own: a read begun before may miss an append that nobody heard', async () => {
+    const signal = new NatsAppendSignal(nc, new Subjects(testNamespace()).eventsAppended);
+    const store = new PostgresEventStore(db.pool, { databaseUrl: db.url, pollIntervalMs: 60_000, signal });
+    const readAll = jest.spyOn(store, 'readAll');
+    const first = store.subscribeToAll(START, async () => undefined);
+    await until(() => readAll.mock.calls.length === 1, 5_000);
+    await first.stop();
+    // Appended while no follower listens: its signal reaches nobody in this process.
+    await store.append(`probe-${randomUUID()}`, [{ eventId: randomUUID(), type: 'Probed', data: {}, metadata: { workspaceId: randomUUID(), version: 1 } }], 'no_stream');
+    const second = store.subscribeToAll(START, async () => undefined);
+    try {
+      await until(() => readAll.mock.calls.length === 2, 5_000);
+    } finally {
+      await second.stop();
+    }
+  });
 });

@@ -28,7 +28,10 @@ export class SharedFeedReads {
 
   constructor(private readonly read: (after: GlobalPosition, maxCount: number) => Promise<RecordedEvent[]>) {}
 
-  /** An append was signalled (called before the followers are woken). */
+  /**
+   * An append was signalled (called before the followers are woken), or a follower began to listen
+   * (an append made while none listened was heard by nobody): no read begun before is an answer now.
+   */
   heard(): void {
     this.signals += 1;
   }
