@@ -46,6 +46,23 @@ describe('XPool (real Postgres)', () => {
     expect(await pool.used(workspaceId)).toBe(7);
   });
 
+  it('never takes more than the size when replicas draw at once, each drawing a moment of draws together', async () => {
+    const replicas = Array.from({ length: 6 }, () => new XPool(db.pool, 25));
+    const workspaceId = randomUUID();
+    const results = await Promise.all(replicas.flatMap((replica) => Array.from({ length: 8 }, () => replica.draw(workspaceId))));
+    expect(results.filter((t) => t !== null)).toHaveLength(25);
+    expect(await replicas[0].used(workspaceId)).toBe(25);
+  });
+
+  it('grants a moment of draws what is left, first asked first served', async () => {
+    const pool = new XPool(db.pool, 5);
+    const workspaceId = randomUUID();
+    expect(await pool.draw(workspaceId)).not.toBeNull();
+    const moment = await Promise.all(Array.from({ length: 6 }, () => pool.draw(workspaceId)));
+    expect(moment.map((t) => t !== null)).toEqual([true, true, true, true, false, false]);
+    expect(await pool.used(workspaceId)).toBe(5);
+  });
+
   it('a refund never takes the count below zero, and a pool of size 0 refuses every draw', async () => {
     const workspaceId = randomUUID();
     await new XPool(db.pool, 5).refund({ workspaceId, period: xPoolPeriod(new Date()) });
