@@ -112,8 +112,18 @@ export class AccountStore {
   ) {}
 
   async list(workspaceId: string): Promise<Account[]> {
-    const { rows } = await this.pool.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE workspace_id = $1 ORDER BY platform, lower(handle)`, [workspaceId]);
-    return rows.map(toAccount);
+    return (await this.listOfWorkspaces([workspaceId])).get(workspaceId)!;
+  }
+
+  /** list() of several workspaces in one statement, by workspace id (every id given is answered; none: no accounts). */
+  async listOfWorkspaces(workspaceIds: string[]): Promise<Map<string, Account[]>> {
+    const lists = new Map<string, Account[]>(workspaceIds.map((id) => [id, []]));
+    const { rows } = await this.pool.query<AccountRow>(
+      `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE workspace_id = ANY($1::uuid[]) ORDER BY workspace_id, platform, lower(handle)`,
+      [workspaceIds],
+    );
+    for (const row of rows) lists.get(row.workspace_id)!.push(toAccount(row));
+    return lists;
   }
 
   async get(accountId: string): Promise<Account | null> {

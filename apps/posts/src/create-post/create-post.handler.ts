@@ -41,7 +41,7 @@ function requestHash(body: unknown): string {
  */
 @Injectable()
 export class CreatePostHandler {
-  /** The workspace's accounts, read once for the creates of one moment in that workspace (each read after its command arrived). */
+  /** The workspaces' accounts, read in one statement for the creates of one moment (each read after its command arrived). */
   private readonly workspaceAccounts: SameMomentReads<string, Account[]>;
 
   constructor(
@@ -50,7 +50,7 @@ export class CreatePostHandler {
     private readonly queue: QueuePlacement,
     private readonly reviews: ReviewPolicy,
   ) {
-    this.workspaceAccounts = new SameMomentReads(async (workspaceIds) => new Map(await Promise.all(workspaceIds.map(async (id) => [id, await accounts.list(id)] as const))));
+    this.workspaceAccounts = new SameMomentReads((workspaceIds) => accounts.listOfWorkspaces(workspaceIds));
   }
 
   async handle(command: CreatePostCommand, requestId: string | undefined): Promise<PostCommandReply> {
