@@ -20,7 +20,7 @@ export function xPoolPeriod(at: Date): string {
  */
 export class XPool {
   /** The draws asked for in this moment, by workspace and month: taken together, one statement each. */
-  private pending = new Map<string, { ticket: XPoolTicket; waiting: Array<(ticket: XPoolTicket | null) => void>; failed: Array<(error: unknown) => void> }>();
+  private pending = new Map<string, { ticket: XPoolTicket; waiting: Array<{ resolve: (ticket: XPoolTicket | null) => void; reject: (error: unknown) => void }> }>();
 
   constructor(
     private readonly pool: Pool,
@@ -40,9 +40,8 @@ export class XPool {
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) setImmediate(() => void this.drawPending());
       const key = `${ticket.workspaceId} ${ticket.period}`;
-      const draws = this.pending.get(key) ?? { ticket, waiting: [], failed: [] };
-      draws.waiting.push(resolve);
-      draws.failed.push(reject);
+      const draws = this.pending.get(key) ?? { ticket, waiting: [] };
+      draws.waiting.push({ resolve, reject });
       this.pending.set(key, draws);
     });
   }
@@ -51,12 +50,12 @@ export class XPool {
     const batch = [...this.pending.values()];
     this.pending = new Map();
     await Promise.all(
-      batch.map(async ({ ticket, waiting, failed }) => {
+      batch.map(async ({ ticket, waiting }) => {
         try {
           const granted = await this.take(ticket, waiting.length);
-          waiting.forEach((resolve, i) => resolve(i < granted ? ticket : null));
+          waiting.forEach(({ resolve }, i) => resolve(i < granted ? ticket : null));
         } catch (error) {
-          failed.forEach((reject) => reject(error));
+          for (const { reject } of waiting) reject(error);
         }
       }),
     );

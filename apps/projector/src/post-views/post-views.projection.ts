@@ -332,13 +332,21 @@ class PostViewsFold {
  * alone where it is as far or further (version guard) and a deleted post deleted (deletion guard).
  */
 async function foldPostEvents(client: Queryable, postEvents: RecordedEvent[], tables: PostViewsTables, readStream: ReadStream, lock: boolean): Promise<PostViewsFold> {
-  const createdHere = new Set(postEvents.filter((e) => e.type === 'PostCreated').map((e) => (e.data as PostCreatedData).postId));
-  const toRead = [...new Set(postEvents.map((e) => (e.data as { postId: string }).postId))].filter((id) => !createdHere.has(id));
-  const fold = await PostViewsFold.load(client, tables, toRead, lock);
+  const creations = postEvents.filter((e) => e.type === 'PostCreated');
+  const createdHere = new Set(creations.map(postIdOf));
+  const fold = await PostViewsFold.load(client, tables, [...postIdsIn(postEvents)].filter((id) => !createdHere.has(id)), lock);
   // PostCreated is always its stream's first event: starting the batch's rows first keeps every post's order.
-  for (const created of postEvents.filter((e) => e.type === 'PostCreated')) fold.create(created);
+  for (const created of creations) fold.create(created);
   await applyInRevisionOrder(postEvents.filter((e) => e.type !== 'PostCreated'), async (event) => fold.apply(event), readStream);
   return fold;
+}
+
+const isPostEvent = (event: RecordedEvent): boolean => event.streamId.startsWith('post-');
+const postIdOf = (event: RecordedEvent): string => (event.data as { postId: string }).postId;
+
+/** The posts whose rows a batch may change: those of its post events (only a post's own stream changes its row). */
+export function postIdsIn(events: RecordedEvent[]): Set<string> {
+  return new Set(events.filter(isPostEvent).map(postIdOf));
 }
 
 /**
@@ -349,7 +357,7 @@ async function foldPostEvents(client: Queryable, postEvents: RecordedEvent[], ta
  * (applyInRevisionOrder), never applied out of order.
  */
 export async function projectPostEvents(client: PoolClient, events: RecordedEvent[], tables: PostViewsTables, readStream: ReadStream): Promise<void> {
-  const postEvents = events.filter((e) => e.streamId.startsWith('post-'));
+  const postEvents = events.filter(isPostEvent);
   if (postEvents.length === 0) return;
   const fold = await foldPostEvents(client, postEvents, tables, readStream, true);
   for (const { text, values } of fold.writes()) await client.query(text, values);
@@ -361,7 +369,7 @@ export async function projectPostEvents(client: PoolClient, events: RecordedEven
  * behind the version decided here.
  */
 export async function postEventWrites(client: Queryable, events: RecordedEvent[], tables: PostViewsTables, readStream: ReadStream): Promise<Statement[]> {
-  const postEvents = events.filter((e) => e.streamId.startsWith('post-'));
+  const postEvents = events.filter(isPostEvent);
   if (postEvents.length === 0) return [];
   return (await foldPostEvents(client, postEvents, tables, readStream, false)).writes();
 }

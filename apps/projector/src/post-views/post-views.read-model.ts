@@ -1,7 +1,7 @@
 import { POST_VIEWS_PROJECTION } from '@app/read-models';
 import { ReadModel } from '../read-model';
 import { projectQueueEvents, QueueViewsTables } from '../queue-views/queue-views.projection';
-import { postEventWrites, projectPostEvents, PostViewsTables } from './post-views.projection';
+import { postEventWrites, postIdsIn, projectPostEvents, PostViewsTables } from './post-views.projection';
 
 /**
  * post_views (GET /api/v1/posts), folded from the post streams, and the posting queues
@@ -20,6 +20,6 @@ export const POST_VIEWS: ReadModel<keyof PostViewsTables | keyof QueueViewsTable
   // A queue event's write depends on what the one before it changed (projectQueueEvents): such a batch goes through project.
   writesOf: async (pool, events, tables, readStream) =>
     events.some((event) => event.streamId.startsWith('queue-')) ? null : postEventWrites(pool, events, tables, readStream),
-  // A post's row changes only with the events of its own stream (the queue events change the queue tables).
-  viewsChangedBy: (events) => new Set(events.filter((event) => event.streamId.startsWith('post-')).map((event) => (event.data as { postId: string }).postId)),
+  // The queue events change the queue tables, never a post's row.
+  viewsChangedBy: postIdsIn,
 };
