@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, TestDatabase } from '@app/testing';
+import { X_QUOTA_EXHAUSTED, XPoolDrawAhead } from './spend-x-pool';
 import { XPool, xPoolPeriod } from './x-pool';
 
 describe('XPool (real Postgres)', () => {
@@ -68,5 +69,54 @@ describe('XPool (real Postgres)', () => {
     await new XPool(db.pool, 5).refund({ workspaceId, period: xPoolPeriod(new Date()) });
     expect(await new XPool(db.pool, 5).used(workspaceId)).toBe(0);
     expect(await new XPool(db.pool, 0).draw(workspaceId)).toBeNull();
+  });
+});
+
+describe('XPoolDrawAhead (real Postgres)', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(() => db.drop());
+
+  const published = async () => ({ status: 'published' as const, platformPostId: 'p1', url: 'https://x.com/i/status/p1' });
+  const refused = async () => ({ status: 'failed' as const, error: { code: 'platform_rejected', message: 'no', retryable: false } });
+
+  it('draws before it is spent; the first spend uses that draw, a call made again draws anew', async () => {
+    const pool = new XPool(db.pool, 5);
+    const workspaceId = randomUUID();
+    const ahead = new XPoolDrawAhead(pool, workspaceId, 'x');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await pool.used(workspaceId)).toBe(1); // drawn while the caller was busy elsewhere
+    expect(await ahead.spend(refused)).toMatchObject({ status: 'failed' });
+    expect(await pool.used(workspaceId)).toBe(0); // the refused call gave it back
+    expect(await ahead.spend(published)).toMatchObject({ status: 'published' });
+    expect(await pool.used(workspaceId)).toBe(1);
+    await ahead.release(); // spent: nothing to give back
+    expect(await pool.used(workspaceId)).toBe(1);
+  });
+
+  it('gives back a draw no call spent', async () => {
+    const pool = new XPool(db.pool, 5);
+    const workspaceId = randomUUID();
+    const ahead = new XPoolDrawAhead(pool, workspaceId, 'x');
+    await ahead.release();
+    expect(await pool.used(workspaceId)).toBe(0);
+    await ahead.release();
+    expect(await pool.used(workspaceId)).toBe(0);
+  });
+
+  it('an exhausted pool fails the call without making it; other platforms draw nothing', async () => {
+    const pool = new XPool(db.pool, 1);
+    const workspaceId = randomUUID();
+    expect(await pool.draw(workspaceId)).not.toBeNull();
+    let called = false;
+    const outcome = await new XPoolDrawAhead(pool, workspaceId, 'x').spend(async () => ((called = true), published()));
+    expect(outcome).toEqual({ status: 'failed', error: { ...X_QUOTA_EXHAUSTED } });
+    expect(called).toBe(false);
+    const other = new XPoolDrawAhead(pool, randomUUID(), 'bluesky');
+    expect(await other.spend(published)).toMatchObject({ status: 'published' });
+    expect(await pool.used(workspaceId)).toBe(1);
   });
 });

@@ -6,7 +6,7 @@ import { abandonedAccountError, hasReplyChains, PublicationState, publicationFor
 import { EventDelivery } from '@app/messaging';
 import { countPublishOutcome } from '@app/observability';
 import { AccountThread, ConnectorAccount, ConnectorRegistry, PlatformConnector, PublishedLookup, PublishOutcome, threadFor } from '@app/platforms';
-import { spendXPool, XPool } from '@app/quotas';
+import { spendXPool, XPool, XPoolDrawAhead } from '@app/quotas';
 import { AccountCredentials, isUnavailable } from '@app/credentials';
 import { publishErrors, toAccountOutcome } from './outcomes';
 import { AccountOutcome, FirstCommentOutcome, PostsPublication } from './posts-publication.client';
@@ -56,6 +56,16 @@ export class PublishRequestedHandler {
 
   private async publishAccount(job: PublishRequestedData, target: TargetAccount, thread: AccountThread, delivery: EventDelivery, deliveryId: string): Promise<void> {
     delivery.signal.throwIfAborted();
+    // X's pool is drawn while the start is decided, off the way to the platform call; a draw not spent goes back.
+    const xPool = new XPoolDrawAhead(this.xPool, job.workspaceId, target.platform);
+    try {
+      await this.startAndPublish(job, target, thread, delivery, deliveryId, xPool);
+    } finally {
+      await xPool.release().catch((error: unknown) => this.logger.warn(`post ${job.postId}: an unspent X pool draw was not given back: ${describe(error)}`));
+    }
+  }
+
+  private async startAndPublish(job: PublishRequestedData, target: TargetAccount, thread: AccountThread, delivery: EventDelivery, deliveryId: string, xPool: XPoolDrawAhead): Promise<void> {
     const ids = { postId: job.postId, accountId: target.accountId, attempt: job.attempt };
     const decision = await this.posts.start({ ...ids, deliveryId });
     if (decision === 'done') return;
@@ -74,7 +84,7 @@ export class PublishRequestedHandler {
     // in_doubt: another delivery started this account and never recorded an outcome; it may be live, so look, never resend.
     const outcome =
       decision === 'started'
-        ? await this.publishOnce(job, connector, target.accountId, request, delivery.isLastDelivery)
+        ? await this.publishOnce(connector, target.accountId, request, delivery.isLastDelivery, xPool)
         : await reconcile(connector, await this.actingOrNull(target.accountId), request, delivery.isLastDelivery);
     await this.posts.recordOutcome({ ...ids, outcome });
     countPublishOutcome(target.platform, outcome);
@@ -85,11 +95,11 @@ export class PublishRequestedHandler {
    * account with live credentials: a call refused for its token is made once more after a
    * renewal (a refusal created nothing); an account needing re-authorisation is not called.
    */
-  private async publishOnce(job: PublishRequestedData, connector: PlatformConnector, accountId: string, request: PublishedLookup, isLastDelivery: boolean): Promise<AccountOutcome> {
+  private async publishOnce(connector: PlatformConnector, accountId: string, request: PublishedLookup, isLastDelivery: boolean, xPool: XPoolDrawAhead): Promise<AccountOutcome> {
     let actedAs: ConnectorAccount | null = null;
     const outcome = await this.credentials.run(accountId, (account) => {
       actedAs = account;
-      return spendXPool(this.xPool, job.workspaceId, account.platform, () => connector.publish(account, request));
+      return xPool.spend(() => connector.publish(account, request));
     });
     if (isUnavailable(outcome)) return { status: 'failed', error: outcome.unavailable };
     if (outcome.status === 'unknown') return reconcile(connector, actedAs, request, isLastDelivery);
