@@ -82,11 +82,15 @@ export class AccountCredentials {
    * after a renewal; if the credential cannot be renewed, the account needs re-authorisation.
    */
   async run<T>(accountId: string, call: (account: ConnectorAccount) => Promise<T>): Promise<T | AccountUnavailable> {
-    const account = await this.acting(accountId);
+    return this.runAs(await this.acting(accountId), call);
+  }
+
+  /** run, as an account made ready before (acting): its readiness was prepared while the caller did something else. */
+  async runAs<T>(account: ConnectorAccount | AccountUnavailable, call: (account: ConnectorAccount) => Promise<T>): Promise<T | AccountUnavailable> {
     if (isUnavailable(account)) return account;
     const first = await attempt(() => call(account));
     if (!first.refused) return first.unwrap();
-    const result = await this.renew(accountId, account.credentials.accessToken);
+    const result = await this.renew(account.accountId, account.credentials.accessToken);
     if (result.renewed) return call(toConnectorAccount(result.secrets));
     if (result.refused) return { unavailable: accountErrors.reauthRequired(result.refused.code) };
     return first.unwrap();

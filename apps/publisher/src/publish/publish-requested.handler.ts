@@ -7,12 +7,20 @@ import { EventDelivery } from '@app/messaging';
 import { countPublishOutcome } from '@app/observability';
 import { AccountThread, ConnectorAccount, ConnectorRegistry, PlatformConnector, PublishedLookup, PublishOutcome, threadFor } from '@app/platforms';
 import { spendXPool, XPool, XPoolDrawAhead } from '@app/quotas';
-import { AccountCredentials, isUnavailable } from '@app/credentials';
+import { AccountCredentials, AccountUnavailable, isUnavailable } from '@app/credentials';
 import { publishErrors, toAccountOutcome } from './outcomes';
 import { AccountOutcome, FirstCommentOutcome, PostsPublication } from './posts-publication.client';
 import { reconcile } from './reconcile';
 
 type AccountProgress = PublicationState['accounts'][number];
+
+/** What an account's platform call needs, made ready while its start is decided. */
+interface CallReadiness {
+  acting: Promise<ConnectorAccount | AccountUnavailable>;
+  xPool: XPoolDrawAhead;
+}
+
+const orNull = (account: ConnectorAccount | AccountUnavailable): ConnectorAccount | null => (isUnavailable(account) ? null : account);
 
 /**
  * Publishes one PublishRequested: every account of the attempt in parallel,
@@ -56,16 +64,20 @@ export class PublishRequestedHandler {
 
   private async publishAccount(job: PublishRequestedData, target: TargetAccount, thread: AccountThread, delivery: EventDelivery, deliveryId: string): Promise<void> {
     delivery.signal.throwIfAborted();
-    // X's pool is drawn while the start is decided, off the way to the platform call; a draw not spent goes back.
-    const xPool = new XPoolDrawAhead(this.xPool, job.workspaceId, target.platform);
+    // What the platform call needs is made ready while the posts service decides the start, off the way to the
+    // call (a publication waits for its slowest account): the account's credentials, and for X a unit of its
+    // pool (given back if no call spends it).
+    const ready: CallReadiness = { acting: this.credentials.acting(target.accountId), xPool: new XPoolDrawAhead(this.xPool, job.workspaceId, target.platform) };
+    // A failed read is rethrown where the call awaits it, or dropped when the account needs no call.
+    ready.acting.catch(() => undefined);
     try {
-      await this.startAndPublish(job, target, thread, delivery, deliveryId, xPool);
+      await this.startAndPublish(job, target, thread, delivery, deliveryId, ready);
     } finally {
-      await xPool.release().catch((error: unknown) => this.logger.warn(`post ${job.postId}: an unspent X pool draw was not given back: ${describe(error)}`));
+      await ready.xPool.release().catch((error: unknown) => this.logger.warn(`post ${job.postId}: an unspent X pool draw was not given back: ${describe(error)}`));
     }
   }
 
-  private async startAndPublish(job: PublishRequestedData, target: TargetAccount, thread: AccountThread, delivery: EventDelivery, deliveryId: string, xPool: XPoolDrawAhead): Promise<void> {
+  private async startAndPublish(job: PublishRequestedData, target: TargetAccount, thread: AccountThread, delivery: EventDelivery, deliveryId: string, ready: CallReadiness): Promise<void> {
     const ids = { postId: job.postId, accountId: target.accountId, attempt: job.attempt };
     const decision = await this.posts.start({ ...ids, deliveryId });
     if (decision === 'done') return;
@@ -84,8 +96,8 @@ export class PublishRequestedHandler {
     // in_doubt: another delivery started this account and never recorded an outcome; it may be live, so look, never resend.
     const outcome =
       decision === 'started'
-        ? await this.publishOnce(connector, target.accountId, request, delivery.isLastDelivery, xPool)
-        : await reconcile(connector, await this.actingOrNull(target.accountId), request, delivery.isLastDelivery);
+        ? await this.publishOnce(connector, request, delivery.isLastDelivery, ready)
+        : await reconcile(connector, orNull(await ready.acting), request, delivery.isLastDelivery);
     await this.posts.recordOutcome({ ...ids, outcome });
     countPublishOutcome(target.platform, outcome);
   }
@@ -95,11 +107,11 @@ export class PublishRequestedHandler {
    * account with live credentials: a call refused for its token is made once more after a
    * renewal (a refusal created nothing); an account needing re-authorisation is not called.
    */
-  private async publishOnce(connector: PlatformConnector, accountId: string, request: PublishedLookup, isLastDelivery: boolean, xPool: XPoolDrawAhead): Promise<AccountOutcome> {
+  private async publishOnce(connector: PlatformConnector, request: PublishedLookup, isLastDelivery: boolean, ready: CallReadiness): Promise<AccountOutcome> {
     let actedAs: ConnectorAccount | null = null;
-    const outcome = await this.credentials.run(accountId, (account) => {
+    const outcome = await this.credentials.runAs(await ready.acting, (account) => {
       actedAs = account;
-      return xPool.spend(() => connector.publish(account, request));
+      return ready.xPool.spend(() => connector.publish(account, request));
     });
     if (isUnavailable(outcome)) return { status: 'failed', error: outcome.unavailable };
     if (outcome.status === 'unknown') return reconcile(connector, actedAs, request, isLastDelivery);
@@ -231,10 +243,6 @@ export class PublishRequestedHandler {
   }
 
   /** The account to look a post up with (reconciliation), or null when it cannot act any more. */
-  private async actingOrNull(accountId: string): Promise<ConnectorAccount | null> {
-    const account = await this.credentials.acting(accountId);
-    return isUnavailable(account) ? null : account;
-  }
 }
 
 /**
