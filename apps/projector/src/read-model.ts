@@ -32,6 +32,12 @@ export interface ReadModel<Role extends string = string> {
    * model without it announces that any row may have changed.
    */
   viewsChangedBy?(events: RecordedEvent[]): ReadonlySet<string>;
+  /**
+   * Called each time the follower starts from the checkpoints again (a new leadership, or after a
+   * failed batch): whatever the model remembers of its tables is dropped, since a batch it
+   * remembered may not have been written. Optional: for a model that remembers nothing.
+   */
+  restarting?(): void;
 }
 
 /** The model's tables, each renamed (a rebuild's or a verification's copies). */

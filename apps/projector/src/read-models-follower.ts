@@ -64,6 +64,7 @@ export class ReadModelsFollower {
    * may have moved them meanwhile), and answers the lowest: where the feed is followed from.
    */
   private async resume(): Promise<GlobalPosition> {
+    for (const model of this.options.models) model.restarting?.();
     this.positions = await this.checkpoints.loadAll(this.options.models.map((model) => model.name));
     return [...this.positions.values()].reduce((lowest, position) => (comparePositions(position, lowest) < 0 ? position : lowest));
   }

@@ -21,6 +21,7 @@ import type { Statement } from '@app/database';
 import { RecordedEvent } from '@app/event-store';
 import { applyInRevisionOrder, ApplyOutcome, ReadStream, skipReason } from '../in-revision-order';
 import { Tables } from '../read-model';
+import { PostRowsCache } from './post-rows-cache';
 
 /** The post_views read model's tables: its rows, and the ids of the deleted posts (a creation delivered after its deletion stays deleted). */
 export type PostViewsTables = Tables<'postViews' | 'postDeletions'>;
@@ -54,7 +55,7 @@ function withIndexed<T extends { index: number }>(results: Record<string, T[]>, 
 const urlOf = (data: { url?: string }) => (data.url === undefined ? {} : { url: data.url });
 
 /** A post_views row as a batch folds it in memory, in the table's column names. */
-interface PostRow {
+export interface PostRow {
   id: string;
   workspace_id: string;
   content: string;
@@ -247,15 +248,18 @@ class PostViewsFold {
    * `lock`: inside the caller's transaction, the rows stay locked until it ends; outside one (the
    * one-statement write, which guards each row by its version instead) a lock would only cost a write.
    */
-  static async load(client: Queryable, tables: PostViewsTables, postIds: string[], lock: boolean): Promise<PostViewsFold> {
+  static async load(client: Queryable, tables: PostViewsTables, postIds: string[], lock: boolean, cache: PostRowsCache<PostRow> | null): Promise<PostViewsFold> {
     const fold = new PostViewsFold(tables);
-    if (postIds.length === 0) return fold;
+    // Locked rows are read from the table: the caller's transaction holds them.
+    const { held, missing } = cache && !lock ? cache.take(postIds) : { held: [], missing: postIds };
+    for (const row of held) fold.rows.set(row.id, row);
+    if (missing.length === 0) return fold;
     const { rows } = await client.query<PostRow & { deleted: boolean }>(
       `WITH current AS (SELECT ${COLUMN_NAMES} FROM ${tables.postViews} WHERE id = ANY($1::uuid[])${lock ? ' FOR UPDATE' : ''})
        SELECT false AS deleted, ${COLUMN_NAMES} FROM current
        UNION ALL
        SELECT true, id, ${POST_COLUMNS.slice(1).map(([, type]) => `NULL::${type}`).join(', ')} FROM ${tables.postDeletions} WHERE id = ANY($1::uuid[])`,
-      [postIds],
+      [missing],
     );
     for (const { deleted, ...row } of rows) {
       if (deleted) fold.deleted.add(row.id);
@@ -302,6 +306,12 @@ class PostViewsFold {
    * grows with every event applied), so a write decided on rows read outside a transaction never
    * takes a row back to an older state another writer already passed.
    */
+  /** Tells the cache what writes() writes: the folded rows, and the posts deleted. */
+  rememberIn(cache: PostRowsCache<PostRow>): void {
+    cache.forget(this.newlyDeleted);
+    cache.remember([...this.changed].map((id) => this.rows.get(id)!));
+  }
+
   writes(): Statement[] {
     const { postViews, postDeletions } = this.tables;
     const writes: Statement[] = [];
@@ -331,13 +341,15 @@ class PostViewsFold {
  * so it has a row (or a deletion) only if the batch is a replay, and the write leaves such a row
  * alone where it is as far or further (version guard) and a deleted post deleted (deletion guard).
  */
-async function foldPostEvents(client: Queryable, postEvents: RecordedEvent[], tables: PostViewsTables, readStream: ReadStream, lock: boolean): Promise<PostViewsFold> {
+async function foldPostEvents(client: Queryable, postEvents: RecordedEvent[], tables: PostViewsTables, readStream: ReadStream, lock: boolean, cache: PostRowsCache<PostRow> | null): Promise<PostViewsFold> {
   const creations = postEvents.filter((e) => e.type === 'PostCreated');
   const createdHere = new Set(creations.map(postIdOf));
-  const fold = await PostViewsFold.load(client, tables, [...postIdsIn(postEvents)].filter((id) => !createdHere.has(id)), lock);
+  const fold = await PostViewsFold.load(client, tables, [...postIdsIn(postEvents)].filter((id) => !createdHere.has(id)), lock, cache);
   // PostCreated is always its stream's first event: starting the batch's rows first keeps every post's order.
   for (const created of creations) fold.create(created);
   await applyInRevisionOrder(postEvents.filter((e) => e.type !== 'PostCreated'), async (event) => fold.apply(event), readStream);
+  // Remembered before the write is sent: a write that fails restarts the follower, which forgets them all.
+  if (cache) fold.rememberIn(cache);
   return fold;
 }
 
@@ -356,20 +368,20 @@ export function postIdsIn(events: RecordedEvent[]): Set<string> {
  * nothing, and one past a gap makes the row catch up from its stream
  * (applyInRevisionOrder), never applied out of order.
  */
-export async function projectPostEvents(client: PoolClient, events: RecordedEvent[], tables: PostViewsTables, readStream: ReadStream): Promise<void> {
+export async function projectPostEvents(client: PoolClient, events: RecordedEvent[], tables: PostViewsTables, readStream: ReadStream, cache: PostRowsCache<PostRow> | null = null): Promise<void> {
   const postEvents = events.filter(isPostEvent);
   if (postEvents.length === 0) return;
-  const fold = await foldPostEvents(client, postEvents, tables, readStream, true);
+  const fold = await foldPostEvents(client, postEvents, tables, readStream, true, cache);
   for (const { text, values } of fold.writes()) await client.query(text, values);
 }
 
 /**
  * The same batch as projectPostEvents applies, as writes for one statement (oneStatement, with the
- * checkpoint): the rows are read outside any transaction, and each row written only if it is still
- * behind the version decided here.
+ * checkpoint): the rows are read outside any transaction (or taken from `cache`, the rows last
+ * written), and each row written only if it is still behind the version decided here.
  */
-export async function postEventWrites(client: Queryable, events: RecordedEvent[], tables: PostViewsTables, readStream: ReadStream): Promise<Statement[]> {
+export async function postEventWrites(client: Queryable, events: RecordedEvent[], tables: PostViewsTables, readStream: ReadStream, cache: PostRowsCache<PostRow> | null = null): Promise<Statement[]> {
   const postEvents = events.filter(isPostEvent);
   if (postEvents.length === 0) return [];
-  return (await foldPostEvents(client, postEvents, tables, readStream, false)).writes();
+  return (await foldPostEvents(client, postEvents, tables, readStream, false, cache)).writes();
 }
