@@ -6,6 +6,8 @@ import { CommandClient } from '@app/messaging';
 import { PeriodicTask } from '@app/runtime';
 
 const BATCH = 200;
+/** The least time between two passes the scheduler asks for itself (posts due a few milliseconds apart fire together). */
+const MIN_WAKE_GAP_MS = 20;
 
 /**
  * The publication clock. Each pass fires the scheduled posts that are due and
@@ -16,7 +18,8 @@ const BATCH = 200;
  * (publish, expire when more than six hours late, or nothing if the post was
  * edited, deleted or already fired), so any number of replicas can run this
  * and a post still fires once. Nothing is kept in memory: after a restart the
- * next pass finds whatever is due.
+ * next pass finds whatever is due. Each pass also wakes the scheduler when the
+ * next post falls due, if that comes before the next pass.
  */
 @Injectable()
 export class DuePostsScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -67,7 +70,24 @@ export class DuePostsScheduler implements OnApplicationBootstrap, OnApplicationS
       [new Date(now.getTime() - this.config.publishAbandonAfterMs)],
     );
     await this.send('posts.abandon-publication', stalled.rows);
+    await this.wakeAtNextDue(now);
     return fired + stalled.rows.length;
+  }
+
+  /**
+   * A post due before the next pass is fired at its time, not up to a pass late: the pass asks for
+   * one more at that moment (the top of the hour starts on the hour). A post scheduled closer than a
+   * pass ahead after this one looked is found by the next pass, as before.
+   */
+  private async wakeAtNextDue(now: Date): Promise<void> {
+    const { rows } = await this.pool.query<{ scheduled_at: Date }>(
+      `SELECT scheduled_at FROM post_views WHERE status = 'scheduled' AND scheduled_at > $1 ORDER BY scheduled_at LIMIT 1`,
+      [now],
+    );
+    if (!rows[0]) return;
+    const inMs = rows[0].scheduled_at.getTime() - this.config.now().getTime();
+    // A millisecond past it: a timer may fire a little before the clock reads its moment.
+    if (inMs < this.config.schedulerIntervalMs) this.task.runIn(Math.max(MIN_WAKE_GAP_MS, inMs + 1));
   }
 
   private async send(name: 'posts.fire-scheduled' | 'posts.abandon-publication', posts: Array<{ id: string }>): Promise<void> {
