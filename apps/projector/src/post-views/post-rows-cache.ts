@@ -17,23 +17,28 @@ export class PostRowsCache<Row extends { id: string }> {
 
   constructor(private readonly capacity = 10_000) {}
 
-  /** Copies of the rows held for `ids` (a fold changes its rows in place), and the ids not held. */
+  /**
+   * The rows held for `ids`, taken out (the fold changes them in place, then remembers the ones it
+   * writes: a row it does not write is simply read from the table next time), and the ids not held.
+   */
   take(ids: string[]): { held: Row[]; missing: string[] } {
     const held: Row[] = [];
     const missing: string[] = [];
     for (const id of ids) {
       const row = this.rows.get(id);
-      if (row) held.push(structuredClone(row));
-      else missing.push(id);
+      if (row) {
+        this.rows.delete(id);
+        held.push(row);
+      } else missing.push(id);
     }
     return { held, missing };
   }
 
-  /** Keeps copies of rows about to be written, the newest last; the oldest beyond the capacity go. */
+  /** Keeps rows about to be written (the caller hands them over and changes them no more), the newest last; the oldest beyond the capacity go. */
   remember(rows: Row[]): void {
     for (const row of rows) {
       this.rows.delete(row.id);
-      this.rows.set(row.id, structuredClone(row));
+      this.rows.set(row.id, row);
     }
     for (const id of this.rows.keys()) {
       if (this.rows.size <= this.capacity) break;

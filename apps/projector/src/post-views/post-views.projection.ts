@@ -306,7 +306,7 @@ class PostViewsFold {
    * grows with every event applied), so a write decided on rows read outside a transaction never
    * takes a row back to an older state another writer already passed.
    */
-  /** Tells the cache what writes() writes: the folded rows, and the posts deleted. */
+  /** Hands the cache what writes() writes (the folded rows, the fold changes them no more) and the posts deleted. */
   rememberIn(cache: PostRowsCache<PostRow>): void {
     cache.forget(this.newlyDeleted);
     cache.remember([...this.changed].map((id) => this.rows.get(id)!));
