@@ -34,7 +34,7 @@ export class ProjectorService implements OnApplicationBootstrap, OnApplicationSh
     const common = { store: this.store, databaseUrl: this.config.databaseUrl, batchSize: this.config.feedBatchSize };
     this.followers.push(
       new ReadModelsFollower({ ...common, pool: this.pool, models: READ_MODELS }),
-      new FeedProcessor({ ...common, name: RELAY_CHECKPOINT, resumeFrom: () => checkpoints.load(RELAY_CHECKPOINT), handle: relayToJetStream(this.nc.jetstream(), this.subjects, checkpoints) }),
+      new FeedProcessor({ ...common, name: RELAY_CHECKPOINT, resumeFrom: () => checkpoints.load(RELAY_CHECKPOINT), handle: relayToJetStream(this.nc, this.subjects, checkpoints) }),
     );
     for (const follower of this.followers) follower.start();
   }

@@ -14,7 +14,7 @@ const codec = JSONCodec<EventEnvelope>();
  * up with every event once, in store order. The refusal comes from the stream's
  * max_msg_size (one event is too large, the others are not), so only the
  * Nats-Expected-Last-Msg-Id chain stops the later, smaller events from landing
- * past the gap (https://nats-io.github.io/nats.deno/interfaces/JetStreamPublishOptions.html).
+ * past the gap (https://docs.nats.io/nats-concepts/jetstream/headers).
  */
 describe('relayToJetStream (pipelined publishes that keep store order)', () => {
   let db: TestDatabase;
@@ -72,7 +72,7 @@ describe('relayToJetStream (pipelined publishes that keep store order)', () => {
 
   it('stops at a refused publish, checkpoints the acknowledged prefix, and resumes without gaps or repeats', async () => {
     const events = await storeEvents(8, 3);
-    const relay = relayToJetStream(nc.jetstream(), subjects, checkpoints);
+    const relay = relayToJetStream(nc, subjects, checkpoints);
     await setMaxMessageSize(4096);
 
     await expect(relay(events)).rejects.toThrow(/maximum payload|message size|max_msg_size|exceeds/i);

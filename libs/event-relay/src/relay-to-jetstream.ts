@@ -1,13 +1,16 @@
-import { headers as natsHeaders, JetStreamClient, JSONCodec, PubAck } from 'nats';
+import { headers as natsHeaders, JSONCodec, NatsConnection, PubAck } from 'nats';
 import { EventEnvelope, Subjects } from '@app/contracts';
 import { CheckpointStore, RecordedEvent, toEnvelope } from '@app/event-store';
-import { REQUEST_ID_HEADER } from '@app/messaging';
+import { JetStreamPublisher, REQUEST_ID_HEADER } from '@app/messaging';
 import { eventsRelayed, injectTraceContext, traceContextOf } from '@app/observability';
 
 const codec = JSONCodec<EventEnvelope>();
 
 /** The relay's checkpoint and leadership name (FeedProcessor). */
 export const RELAY_CHECKPOINT = 'relay:jetstream';
+
+/** How long a publish waits for the stream's acknowledgement: nats.js's JetStream default. */
+const ACK_TIMEOUT_MS = 5_000;
 
 /**
  * The relay's batch handler: publishes each stored event to JetStream in store
@@ -16,9 +19,8 @@ export const RELAY_CHECKPOINT = 'relay:jetstream';
  * The batch is pipelined: every publish is sent at once and the acknowledgements
  * are awaited together (one round trip per batch instead of one per event). Order
  * is kept by the stream itself: each publish after the first carries
- * Nats-Expected-Last-Msg-Id = its predecessor's event id (nats.js
- * `expect.lastMsgID`, https://nats-io.github.io/nats.deno/interfaces/JetStreamPublishOptions.html),
- * so the stream refuses it unless the predecessor is its last message. A publish
+ * Nats-Expected-Last-Msg-Id = its predecessor's event id
+ * (https://docs.nats.io/nats-concepts/jetstream/headers), so the stream refuses it unless the predecessor is its last message. A publish
  * that fails therefore makes every later one of the batch fail too, instead of
  * landing out of order or leaving a gap. The relay then saves the checkpoint at
  * the last event of the acknowledged prefix and fails, and the feed processor
@@ -32,7 +34,8 @@ export const RELAY_CHECKPOINT = 'relay:jetstream';
  * Headers: x-request-id from the event's metadata, and the W3C trace context
  * when the metadata holds one (traceparent/tracestate written at append).
  */
-export function relayToJetStream(js: JetStreamClient, subjects: Subjects, checkpoints: CheckpointStore) {
+export function relayToJetStream(nc: NatsConnection, subjects: Subjects, checkpoints: CheckpointStore) {
+  const js = new JetStreamPublisher(nc, ACK_TIMEOUT_MS);
   return async (events: RecordedEvent[]): Promise<void> => {
     const acks = await Promise.allSettled(events.map((event, i) => publish(js, subjects, event, i > 0 ? events[i - 1].eventId : undefined)));
     const failed = acks.findIndex((ack) => ack.status === 'rejected');
@@ -43,13 +46,9 @@ export function relayToJetStream(js: JetStreamClient, subjects: Subjects, checkp
   };
 }
 
-function publish(js: JetStreamClient, subjects: Subjects, event: RecordedEvent, predecessorId: string | undefined): Promise<PubAck> {
+function publish(js: JetStreamPublisher, subjects: Subjects, event: RecordedEvent, predecessorId: string | undefined): Promise<PubAck> {
   const headers = natsHeaders();
   if (event.metadata.requestId) headers.set(REQUEST_ID_HEADER, event.metadata.requestId);
   injectTraceContext(headers, traceContextOf(event.metadata));
-  return js.publish(subjects.event(event.streamId, event.type), codec.encode(toEnvelope(event)), {
-    msgID: event.eventId,
-    headers,
-    ...(predecessorId ? { expect: { lastMsgID: predecessorId } } : {}),
-  });
+  return js.publish(subjects.event(event.streamId, event.type), codec.encode(toEnvelope(event)), { msgID: event.eventId, expectLastMsgID: predecessorId, headers });
 }

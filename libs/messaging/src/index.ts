@@ -5,3 +5,4 @@ export * from './messaging.module';
 export * from './event-consumer';
 export * from './commands-server';
 export * from './turn-cork';
+export * from './jetstream-publisher';
