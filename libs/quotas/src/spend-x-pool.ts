@@ -15,14 +15,14 @@ export const X_QUOTA_EXHAUSTED = {
  * outcome keeps the unit: the call may have landed. Other platforms pass through.
  */
 export function spendXPool(pool: XPool, workspaceId: string, platform: Platform, call: () => Promise<PublishOutcome>): Promise<PublishOutcome> {
-  return spendTicket(pool, platform === 'x' ? pool.draw(workspaceId) : null, call);
+  return new XPoolDrawAhead(pool, workspaceId, platform).spend(call);
 }
 
 /**
  * The X pool drawn ahead of a call that may not be made: the publisher begins the draw while the posts
  * service decides whether the account starts, so the draw's round trip is not on the way to the
  * platform call (a publication waits for its slowest account). The first spend uses that draw, as
- * spendXPool would; a call made again (after a token renewal) draws anew; a draw never spent (the
+ * spendXPool does; a call made again (after a token renewal) draws anew; a draw never spent (the
  * account was done already, in doubt, or without usable credentials) is given back by release().
  * Other platforms draw nothing.
  */
@@ -39,10 +39,16 @@ export class XPoolDrawAhead {
     this.ahead?.catch(() => undefined);
   }
 
-  spend(call: () => Promise<PublishOutcome>): Promise<PublishOutcome> {
-    const ahead = this.ahead;
+  /** The call against a unit of the pool (none left: a failed outcome, no call); a call the platform refused gives it back. */
+  async spend(call: () => Promise<PublishOutcome>): Promise<PublishOutcome> {
+    if (this.platform !== 'x') return call();
+    const drawn = this.ahead ?? this.pool.draw(this.workspaceId);
     this.ahead = null;
-    return spendTicket(this.pool, this.platform === 'x' ? (ahead ?? this.pool.draw(this.workspaceId)) : null, call);
+    const ticket = await drawn;
+    if (!ticket) return { status: 'failed', error: { ...X_QUOTA_EXHAUSTED } };
+    const outcome = await call();
+    if (outcome.status === 'failed') await this.pool.refund(ticket);
+    return outcome;
   }
 
   /** Gives back a draw no call spent; nothing once spent. */
@@ -52,13 +58,4 @@ export class XPoolDrawAhead {
     const ticket = await ahead?.catch(() => null);
     if (ticket) await this.pool.refund(ticket);
   }
-}
-
-async function spendTicket(pool: XPool, drawn: Promise<XPoolTicket | null> | null, call: () => Promise<PublishOutcome>): Promise<PublishOutcome> {
-  if (!drawn) return call();
-  const ticket = await drawn;
-  if (!ticket) return { status: 'failed', error: { ...X_QUOTA_EXHAUSTED } };
-  const outcome = await call();
-  if (outcome.status === 'failed') await pool.refund(ticket);
-  return outcome;
 }

@@ -11,24 +11,28 @@ describe('PeriodicTask', () => {
     task = null;
   });
 
-  it('runs on its interval, and once more when asked to, in between', async () => {
+  /** A started task with a long interval, and when (ms after it started) each of its runs began. */
+  const timedTask = (): { timed: PeriodicTask; runs: number[] } => {
     const runs: number[] = [];
     const started = Date.now();
-    task = new PeriodicTask('t', 10_000, async () => void runs.push(Date.now() - started), quiet);
-    task.start();
-    task.runIn(50);
+    const timed = new PeriodicTask('t', 10_000, async () => void runs.push(Date.now() - started), quiet);
+    timed.start();
+    task = timed;
+    return { timed, runs };
+  };
+
+  it('runs on its interval, and once more when asked to, in between', async () => {
+    const { timed, runs } = timedTask();
+    timed.runIn(50);
     await sleep(150);
     expect(runs).toHaveLength(1);
     expect(runs[0]).toBeGreaterThanOrEqual(45);
   });
 
   it('the latest request replaces an earlier one', async () => {
-    const runs: number[] = [];
-    const started = Date.now();
-    task = new PeriodicTask('t', 10_000, async () => void runs.push(Date.now() - started), quiet);
-    task.start();
-    task.runIn(30);
-    task.runIn(120);
+    const { timed, runs } = timedTask();
+    timed.runIn(30);
+    timed.runIn(120);
     await sleep(200);
     expect(runs).toHaveLength(1);
     expect(runs[0]).toBeGreaterThanOrEqual(115);

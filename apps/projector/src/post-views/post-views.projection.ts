@@ -301,17 +301,17 @@ class PostViewsFold {
     return 'applied';
   }
 
-  /**
-   * The deletions, then the folded rows written once each. A row moves only forward (its version
-   * grows with every event applied), so a write decided on rows read outside a transaction never
-   * takes a row back to an older state another writer already passed.
-   */
   /** Hands the cache what writes() writes (the folded rows, the fold changes them no more) and the posts deleted. */
   rememberIn(cache: PostRowsCache<PostRow>): void {
     cache.forget(this.newlyDeleted);
     cache.remember([...this.changed].map((id) => this.rows.get(id)!));
   }
 
+  /**
+   * The deletions, then the folded rows written once each. A row moves only forward (its version
+   * grows with every event applied), so a write decided on rows read outside a transaction never
+   * takes a row back to an older state another writer already passed.
+   */
   writes(): Statement[] {
     const { postViews, postDeletions } = this.tables;
     const writes: Statement[] = [];

@@ -47,22 +47,30 @@ export class DuePostsScheduler implements OnApplicationBootstrap, OnApplicationS
    * page of BATCH at a time (keyset on scheduled_at, id: a page fired but not yet projected is not
    * read again), each page's commands sent at once: the posts service decides them together and
    * appends them in a few statements (group commit), so the top of the hour is not one post at a time.
+   * The pages read on to the next pass's time: the first post not yet due, if any, is fired at its
+   * moment by a pass asked for then (the top of the hour starts on the hour); one scheduled closer than
+   * a pass ahead after this one looked is found by the next pass, as before.
    */
   async tick(): Promise<number> {
     const now = this.config.now();
+    const nextPass = new Date(now.getTime() + this.config.schedulerIntervalMs);
     let fired = 0;
+    let nextDue: Date | null = null;
     let after: { scheduledAt: Date; id: string } | null = null;
     for (;;) {
-      const due: { rows: Array<{ id: string; scheduled_at: Date }> } = await this.pool.query<{ id: string; scheduled_at: Date }>(
-        `SELECT id, scheduled_at FROM post_views WHERE status = 'scheduled' AND scheduled_at <= $1
-           ${after ? 'AND (scheduled_at, id) > ($2, $3)' : ''}
+      const page: { rows: Array<{ id: string; scheduled_at: Date; due: boolean }> } = await this.pool.query<{ id: string; scheduled_at: Date; due: boolean }>(
+        `SELECT id, scheduled_at, scheduled_at <= $2 AS due FROM post_views WHERE status = 'scheduled' AND scheduled_at <= $1
+           ${after ? 'AND (scheduled_at, id) > ($3, $4)' : ''}
          ORDER BY scheduled_at, id LIMIT ${BATCH}`,
-        after ? [now, after.scheduledAt, after.id] : [now],
+        after ? [nextPass, now, after.scheduledAt, after.id] : [nextPass, now],
       );
-      await this.send('posts.fire-scheduled', due.rows);
-      fired += due.rows.length;
-      if (due.rows.length < BATCH) break;
-      const last = due.rows[due.rows.length - 1];
+      // In scheduled_at order: the due posts come first.
+      const due = page.rows.filter((row) => row.due);
+      await this.send('posts.fire-scheduled', due);
+      fired += due.length;
+      if (due.length < page.rows.length) nextDue = page.rows[due.length].scheduled_at;
+      if (nextDue || page.rows.length < BATCH) break;
+      const last = page.rows[page.rows.length - 1];
       after = { scheduledAt: last.scheduled_at, id: last.id };
     }
     const stalled = await this.pool.query<{ id: string }>(
@@ -70,24 +78,9 @@ export class DuePostsScheduler implements OnApplicationBootstrap, OnApplicationS
       [new Date(now.getTime() - this.config.publishAbandonAfterMs)],
     );
     await this.send('posts.abandon-publication', stalled.rows);
-    await this.wakeAtNextDue(now);
-    return fired + stalled.rows.length;
-  }
-
-  /**
-   * A post due before the next pass is fired at its time, not up to a pass late: the pass asks for
-   * one more at that moment (the top of the hour starts on the hour). A post scheduled closer than a
-   * pass ahead after this one looked is found by the next pass, as before.
-   */
-  private async wakeAtNextDue(now: Date): Promise<void> {
-    const { rows } = await this.pool.query<{ scheduled_at: Date }>(
-      `SELECT scheduled_at FROM post_views WHERE status = 'scheduled' AND scheduled_at > $1 ORDER BY scheduled_at LIMIT 1`,
-      [now],
-    );
-    if (!rows[0]) return;
-    const inMs = rows[0].scheduled_at.getTime() - this.config.now().getTime();
     // A millisecond past it: a timer may fire a little before the clock reads its moment.
-    if (inMs < this.config.schedulerIntervalMs) this.task.runIn(Math.max(MIN_WAKE_GAP_MS, inMs + 1));
+    if (nextDue) this.task.runIn(Math.max(MIN_WAKE_GAP_MS, nextDue.getTime() - this.config.now().getTime() + 1));
+    return fired + stalled.rows.length;
   }
 
   private async send(name: 'posts.fire-scheduled' | 'posts.abandon-publication', posts: Array<{ id: string }>): Promise<void> {
