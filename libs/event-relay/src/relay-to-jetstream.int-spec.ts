@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { connect, JSONCodec, NatsConnection } from 'nats';
 import { EventEnvelope, Subjects } from '@app/contracts';
-import { CheckpointStore, PostgresEventStore, RecordedEvent, START } from '@app/event-store';
+import { CheckpointStore, PostgresEventStore, RecordedEvent, START, ThrottledCheckpoint } from '@app/event-store';
 import { ensureEventStream } from '@app/messaging';
 import { createTestDatabase, TEST_NATS_URL, TestDatabase, testNamespace, until } from '@app/testing';
-import { RELAY_CHECKPOINT, relayToJetStream } from './relay-to-jetstream';
+import { RELAY_CHECKPOINT, RELAY_CHECKPOINT_EVERY_MS, relayToJetStream } from './relay-to-jetstream';
 
 const codec = JSONCodec<EventEnvelope>();
 
@@ -72,7 +72,9 @@ describe('relayToJetStream (pipelined publishes that keep store order)', () => {
 
   it('stops at a refused publish, checkpoints the acknowledged prefix, and resumes without gaps or repeats', async () => {
     const events = await storeEvents(8, 3);
-    const relay = relayToJetStream(nc, subjects, checkpoints);
+    const lateFailures: unknown[] = [];
+    const checkpoint = new ThrottledCheckpoint(checkpoints, RELAY_CHECKPOINT, RELAY_CHECKPOINT_EVERY_MS, (error) => lateFailures.push(error));
+    const relay = relayToJetStream(nc, subjects, checkpoint);
     await setMaxMessageSize(4096);
 
     await expect(relay(events)).rejects.toThrow(/maximum payload|message size|max_msg_size|exceeds/i);
@@ -85,10 +87,14 @@ describe('relayToJetStream (pipelined publishes that keep store order)', () => {
     const from = await checkpoints.load(RELAY_CHECKPOINT);
     await relay(await store.readAll(from, 100));
     expect(await streamEventIds()).toEqual(events.map((e) => e.eventId));
+    // Moved lazily on success: flushed as the projector does on its next resume or on stop.
+    await checkpoint.flush();
     expect(await checkpoints.load(RELAY_CHECKPOINT)).toEqual(events[7].position);
 
     // A crash before the checkpoint moved: the whole batch again is dropped as duplicates.
     await relay(events);
     expect(await streamEventIds()).toEqual(events.map((e) => e.eventId));
+    await checkpoint.flush();
+    expect(lateFailures).toEqual([]);
   });
 });

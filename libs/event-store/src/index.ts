@@ -14,3 +14,4 @@ export * from './command-runner';
 export * from './append-batcher';
 export * from './append-signal';
 export * from './nats-append-signal';
+export * from './throttled-checkpoint';
