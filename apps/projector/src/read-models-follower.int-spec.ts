@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PoolClient } from 'pg';
 import { CheckpointStore, formatPosition, GlobalPosition, PostgresEventStore, RecordedEvent, START } from '@app/event-store';
 import { ProjectionWaiter } from '@app/read-models';
-import { createTestDatabase, TestDatabase, until } from '@app/testing';
+import { createTestDatabase, sqlOf, TestDatabase, until } from '@app/testing';
 import { ReadModel } from './read-model';
 import { ReadModelsFollower } from './read-models-follower';
 
@@ -150,7 +150,7 @@ describe('ReadModelsFollower', () => {
     broken = true;
     const refused = await append(3);
     run();
-    await until(() => statements.mock.calls.some(([text]) => String(text).includes('write_0')));
+    await until(() => statements.mock.calls.some((call) => sqlOf(call).text.includes('write_0')));
     await follower!.stop();
     follower = null;
     // The failed statement wrote nothing: no row, no checkpoint moved.
@@ -164,7 +164,7 @@ describe('ReadModelsFollower', () => {
     await until(async () => (await checkpointOf(oneStatementModel.name)) === formatPosition(events[4].position));
     expect(await applied(oneStatementModel.name)).toEqual(events.map((e) => e.eventId));
     expect(await checkpointOf('passing_views')).toBe(formatPosition(events[4].position));
-    const sent = statements.mock.calls.map(([text]) => String(text));
+    const sent = statements.mock.calls.map((call) => sqlOf(call).text);
     expect(sent.filter((text) => /^\s*(BEGIN|COMMIT)/i.test(text))).toEqual([]);
     expect(sent.filter((text) => text.includes('write_0'))).toHaveLength(1);
   });

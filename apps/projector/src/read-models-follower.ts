@@ -1,5 +1,5 @@
 import { Pool, PoolClient } from 'pg';
-import { inTransactionIfNeeded, oneStatement, Statement } from '@app/database';
+import { inTransactionIfNeeded, oneStatement, prepared, Statement } from '@app/database';
 import { CheckpointSave, CheckpointStore, comparePositions, EventStore, FeedProcessor, feedLagAfter, formatPosition, GlobalPosition, RecordedEvent, saveAllStatement, START } from '@app/event-store';
 import { trackFeedLag } from '@app/observability';
 import { notifyProjectionAdvancedWith } from '@app/read-models';
@@ -91,7 +91,7 @@ export class ReadModelsFollower {
     const writes = await this.writesInOneStatement(behind, readStream);
     if (writes) {
       const { text, values } = oneStatement(writes, saveAllStatement(saves));
-      await this.options.pool.query(text, values);
+      await this.options.pool.query(prepared(text, values));
     } else {
       await inTransactionIfNeeded(
         this.options.pool,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool, PoolClient } from 'pg';
 import type { Platform } from '@app/contracts';
-import { inTransaction } from '@app/database';
+import { inTransaction, prepared } from '@app/database';
 import type { CredentialKind, PlatformIdentity, SignedInAccount, StoredCredentials, TokenSet } from '@app/platforms';
 import { Account, AccountStatus, LONG_LIVED_RENEW_AHEAD_MS, normalizeHandle } from './account';
 import { TokenCipher } from './token-cipher';
@@ -119,8 +119,7 @@ export class AccountStore {
   async listOfWorkspaces(workspaceIds: string[]): Promise<Map<string, Account[]>> {
     const lists = new Map<string, Account[]>(workspaceIds.map((id) => [id, []]));
     const { rows } = await this.pool.query<AccountRow>(
-      `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE workspace_id = ANY($1::uuid[]) ORDER BY workspace_id, platform, lower(handle)`,
-      [workspaceIds],
+      prepared(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE workspace_id = ANY($1::uuid[]) ORDER BY workspace_id, platform, lower(handle)`, [workspaceIds]),
     );
     for (const row of rows) lists.get(row.workspace_id)!.push(toAccount(row));
     return lists;
@@ -142,7 +141,7 @@ export class AccountStore {
   /** The account with its identity and decrypted credentials; null when unknown or without credentials. */
   async secrets(accountId: string, client: Pool | PoolClient = this.pool): Promise<AccountSecrets | null> {
     if (!isAccountId(accountId)) return null;
-    const { rows } = await client.query<AccountRow>(`SELECT ${SECRETS_COLUMNS} FROM accounts WHERE id = $1`, [accountId]);
+    const { rows } = await client.query<AccountRow>(prepared(`SELECT ${SECRETS_COLUMNS} FROM accounts WHERE id = $1`, [accountId]));
     return rows[0] ? this.secretsOfRow(rows[0]) : null;
   }
 
@@ -151,7 +150,7 @@ export class AccountStore {
     const ids = accountIds.filter(isAccountId);
     const found = new Map<string, AccountSecrets>();
     if (ids.length === 0) return found;
-    const { rows } = await this.pool.query<AccountRow>(`SELECT ${SECRETS_COLUMNS} FROM accounts WHERE id = ANY($1::uuid[])`, [ids]);
+    const { rows } = await this.pool.query<AccountRow>(prepared(`SELECT ${SECRETS_COLUMNS} FROM accounts WHERE id = ANY($1::uuid[])`, [ids]));
     for (const row of rows) {
       const secrets = this.secretsOfRow(row);
       if (secrets) found.set(row.id, secrets);

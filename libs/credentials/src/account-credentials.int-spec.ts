@@ -1,7 +1,7 @@
 import { AccountStore, TokenCipher } from '@app/accounts';
 import { createPool } from '@app/database';
 import { PlatformAuthRegistry, sandboxEndpoints } from '@app/platforms';
-import { createTestDatabase, TestDatabase } from '@app/testing';
+import { createTestDatabase, sqlOf, TestDatabase } from '@app/testing';
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import { RunningPlatformSandbox, startPlatformSandbox } from '@app/platform-sandbox';
@@ -107,7 +107,7 @@ it('the accounts one moment acts as are read in one statement, each with its own
   const query = jest.spyOn(pool, 'query');
   try {
     const acting = await Promise.all([...accounts.map((a) => keeper.acting(a.id)), keeper.acting('00000000-0000-4000-8000-000000000000')]);
-    const secretsReads = query.mock.calls.filter(([text]) => typeof text === 'string' && text.includes('FROM accounts'));
+    const secretsReads = query.mock.calls.filter((call) => sqlOf(call).text.includes('FROM accounts'));
     expect(secretsReads).toHaveLength(1);
     expect(acting.slice(0, 3).map((a) => (isUnavailable(a) ? null : a.identity.handle))).toEqual(['@moment_one', '@moment_two', '@moment_three']);
     // An account the store does not know is not acted as, whatever its neighbours are.

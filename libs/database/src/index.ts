@@ -5,3 +5,4 @@ export * from './transaction';
 export * from './unavailable';
 export * from './same-moment-reads';
 export * from './one-statement';
+export * from './prepared';

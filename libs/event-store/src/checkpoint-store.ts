@@ -1,6 +1,6 @@
 import { Pool, PoolClient } from 'pg';
 import { formatPosition, GlobalPosition, parsePosition, START } from '@app/contracts';
-import type { Statement } from '@app/database';
+import { prepared, type Statement } from '@app/database';
 
 /** One checkpoint to save, and the notification (a channel and payload) to send with it, if any. */
 export interface CheckpointSave {
@@ -39,7 +39,7 @@ export class CheckpointStore {
   async saveAll(saves: CheckpointSave[], client: Pool | PoolClient = this.pool): Promise<void> {
     if (saves.length === 0) return;
     const { text, values } = saveAllStatement(saves);
-    await client.query(text, values);
+    await client.query(prepared(text, values));
   }
 }
 

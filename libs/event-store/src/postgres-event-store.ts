@@ -14,6 +14,7 @@ import {
   WrongExpectedRevisionError,
 } from './event-store.port';
 import { GlobalPosition, START } from '@app/contracts';
+import { prepared } from '@app/database';
 import { followFeed } from './follow-feed';
 import { AppendSignal, PostgresAppendSignal } from './append-signal';
 import { SharedFeedReads } from './shared-feed-reads';
@@ -168,14 +169,16 @@ export class PostgresEventStore implements EventStore {
     for (;;) {
       let refusal: unknown = null;
       try {
-        const { rows } = await this.pool.query<{ global_position: string; transaction_id: string; stream_position: string }>(APPEND_SQL, [
-          streamId,
-          events.map((e) => e.eventId),
-          events.map((e) => e.type),
-          events.map((e) => JSON.stringify(e.data)),
-          events.map((e) => JSON.stringify(e.metadata)),
-          expectedValue,
-        ]);
+        const { rows } = await this.pool.query<{ global_position: string; transaction_id: string; stream_position: string }>(
+          prepared(APPEND_SQL, [
+            streamId,
+            events.map((e) => e.eventId),
+            events.map((e) => e.type),
+            events.map((e) => JSON.stringify(e.data)),
+            events.map((e) => JSON.stringify(e.metadata)),
+            expectedValue,
+          ]),
+        );
         if (rows.length > 0) {
           this.appended.signal();
           return appendResult(rows[rows.length - 1]);
@@ -230,15 +233,17 @@ export class PostgresEventStore implements EventStore {
   /** One APPEND_MANY_SQL statement: the last event written to each stream that was at its expected revision. */
   private async insertMany(appends: StreamAppend[]): Promise<Map<string, AppendResult>> {
     const rows = appends.flatMap(({ streamId, events, expected }) => events.map((event, index) => ({ streamId, expected: expectedParameter(expected), event, offset: index + 1 })));
-    const { rows: written } = await this.pool.query<{ global_position: string; transaction_id: string; stream_id: string; stream_position: string }>(APPEND_MANY_SQL, [
-      rows.map((r) => r.streamId),
-      rows.map((r) => r.expected),
-      rows.map((r) => r.event.eventId),
-      rows.map((r) => r.event.type),
-      rows.map((r) => JSON.stringify(r.event.data)),
-      rows.map((r) => JSON.stringify(r.event.metadata)),
-      rows.map((r) => r.offset),
-    ]);
+    const { rows: written } = await this.pool.query<{ global_position: string; transaction_id: string; stream_id: string; stream_position: string }>(
+      prepared(APPEND_MANY_SQL, [
+        rows.map((r) => r.streamId),
+        rows.map((r) => r.expected),
+        rows.map((r) => r.event.eventId),
+        rows.map((r) => r.event.type),
+        rows.map((r) => JSON.stringify(r.event.data)),
+        rows.map((r) => JSON.stringify(r.event.metadata)),
+        rows.map((r) => r.offset),
+      ]),
+    );
     if (written.length > 0) this.appended.signal();
     const last = new Map<string, AppendResult>();
     for (const row of written) {
@@ -267,7 +272,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {
-    const { rows } = await this.pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_position`, [streamId]);
+    const { rows } = await this.pool.query<EventRow>(prepared(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_position`, [streamId]));
     return rows.map(toRecorded);
   }
 
@@ -275,20 +280,22 @@ export class PostgresEventStore implements EventStore {
   async readStreams(streamIds: string[]): Promise<Map<string, RecordedEvent[]>> {
     const streams = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));
     if (streamIds.length === 0) return streams;
-    const { rows } = await this.pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_position`, [streamIds]);
+    const { rows } = await this.pool.query<EventRow>(prepared(`SELECT ${COLUMNS} FROM events WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_position`, [streamIds]));
     for (const row of rows) streams.get(row.stream_id)!.push(toRecorded(row));
     return streams;
   }
 
   async readAll(after: GlobalPosition, maxCount: number): Promise<RecordedEvent[]> {
     const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${COLUMNS} FROM events
-       WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-         AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-       -- Qualified: the bare name would be the text output column, whose order is not xid8's ('10' < '9'), and no index has it.
-       ORDER BY events.transaction_id, events.global_position
-       LIMIT $3`,
-      [after.commit.toString(), after.prepare.toString(), maxCount],
+      prepared(
+        `SELECT ${COLUMNS} FROM events
+         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+           AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+         -- Qualified: the bare name would be the text output column, whose order is not xid8's ('10' < '9'), and no index has it.
+         ORDER BY events.transaction_id, events.global_position
+         LIMIT $3`,
+        [after.commit.toString(), after.prepare.toString(), maxCount],
+      ),
     );
     return rows.map(toRecorded);
   }

@@ -1,4 +1,5 @@
 import { Pool } from 'pg';
+import { prepared } from '@app/database';
 
 /** One unit taken from a workspace's X pool, for the month it was taken in (a refund goes back to that month). */
 export interface XPoolTicket {
@@ -69,12 +70,14 @@ export class XPool {
   private async take(ticket: XPoolTicket, wanted: number): Promise<number> {
     for (let attempt = 0; ; attempt++) {
       const { rows } = await this.pool.query<{ granted: number }>(
-        `WITH before AS (SELECT used FROM x_pool_usage WHERE workspace_id = $1 AND period = $2 FOR UPDATE)
-         UPDATE x_pool_usage SET used = GREATEST(x_pool_usage.used, LEAST(x_pool_usage.used + $3, $4)), updated_at = now()
-           FROM before
-          WHERE workspace_id = $1 AND period = $2
-         RETURNING x_pool_usage.used - before.used AS granted`,
-        [ticket.workspaceId, ticket.period, wanted, this.monthlySize],
+        prepared(
+          `WITH before AS (SELECT used FROM x_pool_usage WHERE workspace_id = $1 AND period = $2 FOR UPDATE)
+           UPDATE x_pool_usage SET used = GREATEST(x_pool_usage.used, LEAST(x_pool_usage.used + $3, $4)), updated_at = now()
+             FROM before
+            WHERE workspace_id = $1 AND period = $2
+           RETURNING x_pool_usage.used - before.used AS granted`,
+          [ticket.workspaceId, ticket.period, wanted, this.monthlySize],
+        ),
       );
       if (rows[0]) return rows[0].granted;
       // The month's first draw: its row, then the grant.

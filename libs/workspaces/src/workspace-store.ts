@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { Scope } from '@app/contracts';
-import { SameMomentReads } from '@app/database';
+import { prepared, SameMomentReads } from '@app/database';
 import { generateApiKey, hashApiKey } from './api-key';
 
 export interface Workspace {
@@ -39,7 +39,7 @@ export class WorkspaceStore {
    * workspace's (approvals), so the creates of one moment share one read, as their accounts do.
    */
   private readonly settingsRows = new SameMomentReads<string, WorkspaceSettings>(async (ids) => {
-    const { rows } = await this.pool.query<{ id: string; approval_required: boolean }>('SELECT id, approval_required FROM workspaces WHERE id = ANY($1::uuid[])', [ids]);
+    const { rows } = await this.pool.query<{ id: string; approval_required: boolean }>(prepared('SELECT id, approval_required FROM workspaces WHERE id = ANY($1::uuid[])', [ids]));
     return new Map(rows.map((row) => [row.id, { approvalRequired: row.approval_required }]));
   });
 

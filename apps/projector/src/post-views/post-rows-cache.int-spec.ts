@@ -1,7 +1,7 @@
 import { inTransaction } from '@app/database';
 import { CheckpointStore, formatPosition, PostgresEventStore } from '@app/event-store';
 import { POST_VIEWS_PROJECTION } from '@app/read-models';
-import { createTestDatabase, TestDatabase, until } from '@app/testing';
+import { createTestDatabase, sqlOf, TestDatabase, until } from '@app/testing';
 import { appendSampleStreams, SampleStreams } from '../../../../test/support/projection-streams';
 import { ReadModelsFollower } from '../read-models-follower';
 import { POST_VIEWS } from './post-views.read-model';
@@ -55,7 +55,7 @@ describe('post_views folded from the rows last written', () => {
   it('reads no row back for posts it created itself, and builds the rows the table-read path builds', async () => {
     const statements = jest.spyOn(db.pool, 'query');
     await followToTheEnd();
-    expect(statements.mock.calls.filter(([text]) => String(text).includes(ROW_READ))).toEqual([]);
+    expect(statements.mock.calls.filter((call) => sqlOf(call).text.includes(ROW_READ))).toEqual([]);
     const followed = await snapshot();
     expect(followed.rows).toHaveLength(1); // the published post; the other one is deleted
     expect(followed.rows[0].version).toBeGreaterThan(3);
@@ -69,8 +69,8 @@ describe('post_views folded from the rows last written', () => {
     let seen = 0;
     // The write of the post's last event fails once: nothing after it would make up for the row it remembered.
     jest.spyOn(db.pool, 'query').mockImplementation(((...args: unknown[]) => {
-      const [text, values] = args as [unknown, unknown[] | undefined];
-      if (String(text).includes('write_0') && JSON.stringify(values ?? []).includes(streams.publishedPostId) && ++seen === writesOfPost) {
+      const { text, values } = sqlOf(args);
+      if (text.includes('write_0') && JSON.stringify(values).includes(streams.publishedPostId) && ++seen === writesOfPost) {
         return Promise.reject(new Error('the connection dropped mid-write'));
       }
       return query(...args);

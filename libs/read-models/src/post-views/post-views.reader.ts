@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { ApprovalState, AltTexts, FirstCommentResult, PostApproval, PlatformOptions, PostDetail, PostListItem, PostOverrides, PostStatus, ThreadPart, ThreadPartResult } from '@app/contracts';
-import { SameMomentReads } from '@app/database';
+import { prepared, SameMomentReads } from '@app/database';
 import { decodeListCursor, encodeListCursor, keyset, ListPage, toPage } from '../list-cursor';
 
 interface PostViewRow {
@@ -65,10 +65,12 @@ export class PostViewsReader {
    */
   private readonly detailRows = new SameMomentReads<string, PostDetailRow>(async (ids) => {
     const { rows } = await this.pool.query<PostDetailRow>(
-      `SELECT id, workspace_id, content, platforms, status, scheduled_at, published_at, results, error_message, created_at, approval, ${METRICS_COLUMN},
-              accounts, media_urls, alt_text, first_comments, thread, auto_split, thread_results, first_comment_results, overrides, platform_options, version
-       FROM post_views WHERE id = ANY($1::uuid[])`,
-      [ids],
+      prepared(
+        `SELECT id, workspace_id, content, platforms, status, scheduled_at, published_at, results, error_message, created_at, approval, ${METRICS_COLUMN},
+                accounts, media_urls, alt_text, first_comments, thread, auto_split, thread_results, first_comment_results, overrides, platform_options, version
+         FROM post_views WHERE id = ANY($1::uuid[])`,
+        [ids],
+      ),
     );
     return new Map(rows.map((row) => [row.id, row]));
   });
