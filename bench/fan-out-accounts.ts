@@ -1,3 +1,4 @@
+import { request } from 'undici';
 import { Platform } from '@app/contracts';
 import { RunningPlatformSandbox } from '@app/platform-sandbox';
 import { connectSandboxAccount } from '../tools/local/connect-sandbox-account';
@@ -33,15 +34,16 @@ export async function connectFanOutAccounts(db: BenchDatabase, sandbox: RunningP
  */
 export function publishNowTo(url: string, key: string, accounts: string[], failures: Map<string, number>): (i: number) => Promise<void> {
   return async (i) => {
-    const response = await fetch(`${url}/api/v1/posts`, {
+    // undici's request API (keep-alive), not fetch: the client's own CPU competes with the service's (run.ts).
+    const response = await request(`${url}/api/v1/posts`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ content: `fan-out ${i}`, accounts, publishNow: true }),
     });
-    const body = (await response.json()) as { post?: { status: string }; results?: Array<{ success: boolean; error?: { code?: string } }> };
-    if (response.status !== 201 || body.post?.status !== 'published' || body.results?.length !== accounts.length) {
+    const body = (await response.body.json()) as { post?: { status: string }; results?: Array<{ success: boolean; error?: { code?: string } }> };
+    if (response.statusCode !== 201 || body.post?.status !== 'published' || body.results?.length !== accounts.length) {
       const failed = body.results?.find((r) => !r.success)?.error?.code ?? 'none';
-      const what = `${response.status} ${body.post?.status ?? '-'} ${failed}`;
+      const what = `${response.statusCode} ${body.post?.status ?? '-'} ${failed}`;
       failures.set(what, (failures.get(what) ?? 0) + 1);
     }
   };
