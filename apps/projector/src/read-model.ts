@@ -27,11 +27,12 @@ export interface ReadModel<Role extends string = string> {
    */
   writesOf?(pool: Pool, events: RecordedEvent[], tables: Tables<Role>, readStream: ReadStream): Promise<Statement[] | null>;
   /**
-   * The ids of the view's rows the batch may change, announced with its progress so that a waiter
-   * on one row (a publishNow's answer) is woken only by the batches that concern it. Optional: a
-   * model without it announces that any row may have changed.
+   * The ids of the view's rows whose status (or existence) the batch may change, announced with its
+   * progress so that a waiter for one row's status (a publishNow's answer, waiting for its post to
+   * leave publishing) is woken only by the batches that may end its wait. Optional: a model without
+   * it announces that any row may have changed.
    */
-  viewsChangedBy?(events: RecordedEvent[]): ReadonlySet<string>;
+  viewsWhoseStatusMayChange?(events: RecordedEvent[]): ReadonlySet<string>;
   /**
    * Called each time the follower starts from the checkpoints again (a new leadership, or after a
    * failed batch): whatever the model remembers of its tables is dropped, since a batch it

@@ -86,7 +86,7 @@ export class ReadModelsFollower {
     const saves: CheckpointSave[] = behind.map(({ model, events: own }) => ({
       name: model.name,
       position,
-      notify: notifyProjectionAdvancedWith(model.name, formatPosition(position), model.viewsChangedBy?.(own)),
+      notify: notifyProjectionAdvancedWith(model.name, formatPosition(position), model.viewsWhoseStatusMayChange?.(own)),
     }));
     const writes = await this.writesInOneStatement(behind, readStream);
     if (writes) {

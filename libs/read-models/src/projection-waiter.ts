@@ -3,8 +3,8 @@ import { comparePositions, parsePosition } from '@app/contracts';
 
 /**
  * Channel the projector notifies after each committed batch: payload "<projection> <commit:prepare>",
- * then " views=<id>,<id>…" when the batch says which views (rows by id) it may have changed. A
- * notification without the list may have changed any view.
+ * then " views=<id>,<id>…" when the batch says which views (rows by id) whose status it may have
+ * changed (ReadModel.viewsWhoseStatusMayChange). A notification without the list may have changed any view.
  */
 export const PROJECTION_CHANNEL = 'projection_advanced';
 
@@ -32,7 +32,7 @@ function viewsOf(field: string | undefined): Set<string> | null {
   return field?.startsWith(VIEWS_FIELD) ? new Set(field.slice(VIEWS_FIELD.length).split(',').filter((id) => id.length > 0)) : null;
 }
 
-/** What waitUntil re-checks for: one view's changes (`viewId`), and whether the caller has just checked (`checkedAt`, from mark()). */
+/** What waitUntil re-checks for: one view's status (`viewId`), and whether the caller has just checked (`checkedAt`, from mark()). */
 export interface WaitUntilOptions {
   viewId?: string;
   checkedAt?: number;
@@ -125,7 +125,7 @@ export class ProjectionWaiter {
 
   /**
    * Resolves true once `check` holds, re-checking each time the projection advances (with
-   * `viewId`, each time it may have changed that view); false if `timeoutMs` passes first. Checks
+   * `viewId`, each time it may have changed that view's status); false if `timeoutMs` passes first. Checks
    * at once unless the caller has just checked and nothing advanced since (`checkedAt`).
    */
   async waitUntil(check: () => Promise<boolean>, timeoutMs: number, { viewId, checkedAt }: WaitUntilOptions = {}): Promise<boolean> {

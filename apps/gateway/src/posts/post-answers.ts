@@ -67,7 +67,7 @@ export class PostAnswers {
     let post = await this.posts.get(workspaceId, reply.postId);
     if (caughtUp && post?.status === 'publishing') {
       const left = Math.max(0, deadline - Date.now());
-      // Read again only when the projector may have changed this post (not on every batch of others'), and not at once unless it advanced since that read.
+      // Read again only when the projector may have moved this post's status (not on each of its accounts' outcomes, nor on others' batches), and not at once unless it advanced since that read.
       await this.projection.waitUntil(async () => (post = await this.posts.get(workspaceId, reply.postId))?.status !== 'publishing', left, {
         viewId: reply.postId,
         checkedAt: readAt,

@@ -7,6 +7,7 @@ import {
   PostCreatedData,
   PostEditedData,
   PostEvent,
+  PostEventType,
   PlatformOptions,
   PostOverrides,
   PublishCompletedData,
@@ -357,8 +358,37 @@ const isPostEvent = (event: RecordedEvent): boolean => event.streamId.startsWith
 const postIdOf = (event: RecordedEvent): string => (event.data as { postId: string }).postId;
 
 /** The posts whose rows a batch may change: those of its post events (only a post's own stream changes its row). */
-export function postIdsIn(events: RecordedEvent[]): Set<string> {
+function postIdsIn(events: RecordedEvent[]): Set<string> {
   return new Set(events.filter(isPostEvent).map(postIdOf));
+}
+
+/**
+ * The post events that never create or delete a row nor move its status (applyChange leaves
+ * `status` as it is for each): an account's start and outcome, first comments, thread parts, the
+ * review. A publication's outcome moves the status only with its PublishCompleted.
+ */
+const KEEPS_POST_STATUS: ReadonlySet<PostEventType> = new Set<PostEventType>([
+  'AccountPublishStarted',
+  'AccountPublished',
+  'AccountPublishFailed',
+  'FirstCommentStarted',
+  'FirstCommentPosted',
+  'FirstCommentFailed',
+  'ThreadPartStarted',
+  'ThreadPartPosted',
+  'ThreadPartFailed',
+  'PostApprovalRequested',
+  'PostApproved',
+  'PostRejected',
+]);
+
+/**
+ * The posts whose status (or existence) a batch may change: a waiter for a post to leave
+ * `publishing` (a publishNow's answer) is woken by these batches only, not by each of its
+ * accounts' starts and outcomes before the last. An event type not known to keep the status wakes.
+ */
+export function postIdsWhoseStatusMayChange(events: RecordedEvent[]): Set<string> {
+  return new Set(events.filter((event) => isPostEvent(event) && !KEEPS_POST_STATUS.has(event.type as PostEventType)).map(postIdOf));
 }
 
 /**

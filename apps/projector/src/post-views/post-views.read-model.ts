@@ -2,7 +2,7 @@ import { POST_VIEWS_PROJECTION } from '@app/read-models';
 import { ReadModel } from '../read-model';
 import { projectQueueEvents, QueueViewsTables } from '../queue-views/queue-views.projection';
 import { PostRowsCache } from './post-rows-cache';
-import { postEventWrites, postIdsIn, PostRow, projectPostEvents, PostViewsTables } from './post-views.projection';
+import { postEventWrites, postIdsWhoseStatusMayChange, PostRow, projectPostEvents, PostViewsTables } from './post-views.projection';
 
 const LIVE_TABLES = { postViews: 'post_views', postDeletions: 'post_view_deletions', accountQueues: 'account_queues', queueClaims: 'queue_claims' };
 
@@ -28,6 +28,6 @@ export const POST_VIEWS: ReadModel<keyof PostViewsTables | keyof QueueViewsTable
   writesOf: async (pool, events, tables, readStream) =>
     events.some((event) => event.streamId.startsWith('queue-')) ? null : postEventWrites(pool, events, tables, readStream, rowsCacheOf(tables)),
   // The queue events change the queue tables, never a post's row.
-  viewsChangedBy: postIdsIn,
+  viewsWhoseStatusMayChange: postIdsWhoseStatusMayChange,
   restarting: () => liveRows.forgetAll(),
 };
