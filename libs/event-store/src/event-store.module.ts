@@ -5,7 +5,6 @@ import { Subjects } from '@app/contracts';
 import { PG_POOL } from '@app/database';
 import { NATS_CONNECTION } from '@app/messaging';
 import { NatsConnection } from 'nats';
-import { eventsAppended } from '@app/observability';
 import { AppendSignal } from './append-signal';
 import { EVENT_STORE, EventStore } from './event-store.port';
 import { EventStoreReadiness } from './event-store.readiness';
@@ -29,17 +28,6 @@ export async function createEventStore(config: AppConfig, pool: Pool, signal?: A
   }
 }
 
-/** Counts what each append wrote (events_appended_total), whichever adapter is in use. */
-function countingAppends(store: EventStore): EventStore {
-  const append = store.append.bind(store);
-  store.append = async (streamId, events, expected) => {
-    const result = await append(streamId, events, expected);
-    for (const event of events) eventsAppended.inc({ type: event.type });
-    return result;
-  };
-  return store;
-}
-
 @Global()
 @Module({
   providers: [
@@ -48,7 +36,7 @@ function countingAppends(store: EventStore): EventStore {
       // Followers are woken over NATS where the process has a connection (every app does), with PostgreSQL's NOTIFY otherwise.
       inject: [AppConfig, PG_POOL, { token: NATS_CONNECTION, optional: true }, { token: Subjects, optional: true }],
       useFactory: async (config: AppConfig, pool: Pool, nc?: NatsConnection, subjects?: Subjects) =>
-        countingAppends(await createEventStore(config, pool, nc && subjects ? new NatsAppendSignal(nc, subjects.eventsAppended) : undefined)),
+        createEventStore(config, pool, nc && subjects ? new NatsAppendSignal(nc, subjects.eventsAppended) : undefined),
     },
     EventStoreReadiness,
   ],

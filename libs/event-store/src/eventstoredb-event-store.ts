@@ -33,6 +33,7 @@ import {
   WrongExpectedRevisionError,
 } from './event-store.port';
 import { comparePositions, GlobalPosition, START } from '@app/contracts';
+import { countAppended } from './appended-events-metric';
 
 /** The part of the client this adapter uses (unit tests hand in a fake). */
 export type EventStoreDbClient = Pick<EventStoreDBClient, 'appendToStream' | 'readStream' | 'readAll' | 'subscribeToAll' | 'dispose'>;
@@ -120,6 +121,7 @@ export class EventStoreDbEventStore implements EventStore {
     // string sets throwOnAppendFailure=false; its revision is not reliable then.
     if (!result.success) throw new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
     if (!result.position) throw new Error(`EventStoreDB reported no position for the append to ${streamId}`);
+    countAppended(events);
     return { revision: result.nextExpectedRevision, position: result.position };
   }
 

@@ -3,6 +3,7 @@ import { createTestDatabase, TestDatabase } from '@app/testing';
 import { describeEventStoreContract } from './event-store.contract';
 import { PostgresEventStore } from './postgres-event-store';
 import { comparePositions, START } from '@app/contracts';
+import { eventsAppended } from '@app/observability';
 import { NewEvent, RecordedEvent } from './event-store.port';
 
 let db: TestDatabase;
@@ -151,5 +152,31 @@ describe('PostgreSQL event store event ids', () => {
     await store.append('ids-upper', [written], 'no_stream');
     expect((await store.append('ids-upper', [event(written.eventId.toUpperCase())], 'no_stream')).revision).toBe(0n);
     expect(await store.readStream('ids-upper')).toHaveLength(1);
+  });
+});
+
+describe('PostgreSQL event store events_appended_total', () => {
+  let metricsDb: TestDatabase;
+  beforeAll(async () => {
+    metricsDb = await createTestDatabase();
+  });
+  afterAll(() => metricsDb.drop());
+
+  it('counts every event a multi-stream append (group commit) writes, and not a retry that finds them stored', async () => {
+    const counting = new PostgresEventStore(metricsDb.pool, { databaseUrl: metricsDb.url });
+    // A type of this test's own: the counter is the process's, shared with every other test of the file.
+    const type = `Counted${randomUUID().slice(0, 8)}`;
+    const counted = async () => (await eventsAppended.get()).values.find((value) => value.labels.type === type)?.value ?? 0;
+    const event = (): NewEvent => ({ eventId: randomUUID(), type, data: {}, metadata: { workspaceId: 'w-1', version: 1 } });
+    const appends = [
+      { streamId: `thing-${randomUUID()}`, events: [event(), event()], expected: 'no_stream' as const },
+      { streamId: `thing-${randomUUID()}`, events: [event()], expected: 'no_stream' as const },
+    ];
+    await counting.appendMany(appends);
+    expect(await counted()).toBe(3);
+    await counting.appendMany(appends);
+    expect(await counted()).toBe(3);
+    await counting.append(`thing-${randomUUID()}`, [event()], 'no_stream');
+    expect(await counted()).toBe(4);
   });
 });

@@ -15,6 +15,7 @@ import {
 } from './event-store.port';
 import { GlobalPosition, START } from '@app/contracts';
 import { prepared } from '@app/database';
+import { countAppended } from './appended-events-metric';
 import { followFeed } from './follow-feed';
 import { AppendSignal, PostgresAppendSignal } from './append-signal';
 import { SharedFeedReads } from './shared-feed-reads';
@@ -181,6 +182,7 @@ export class PostgresEventStore implements EventStore {
         );
         if (rows.length > 0) {
           this.appended.signal();
+          countAppended(events);
           return appendResult(rows[rows.length - 1]);
         }
       } catch (error) {
@@ -251,6 +253,7 @@ export class PostgresEventStore implements EventStore {
       const seen = last.get(row.stream_id);
       if (!seen || seen.revision < result.revision) last.set(row.stream_id, result);
     }
+    for (const append of appends) if (last.has(append.streamId)) countAppended(append.events);
     return last;
   }
 
