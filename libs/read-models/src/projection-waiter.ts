@@ -3,7 +3,7 @@ import { comparePositions, parsePosition } from '@app/contracts';
 
 /**
  * Channel the projector notifies after each committed batch: payload "<projection> <commit:prepare>",
- * then " views=<id>,<id>…" when the batch says which views (rows by id) whose status it may have
+ * then " views=<id>,<id>…" when the batch names the views (rows by id) whose status it may have
  * changed (ReadModel.viewsWhoseStatusMayChange). A notification without the list may have changed any view.
  */
 export const PROJECTION_CHANNEL = 'projection_advanced';
