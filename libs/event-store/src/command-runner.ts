@@ -3,7 +3,8 @@ import type { Decider } from '@app/decider';
 import { SameMomentReads } from '@app/database';
 import { DomainEvent, foldAggregate, LoadedAggregate, loadAggregate } from './aggregate-stream';
 import { AppendBatcher } from './append-batcher';
-import { KnownStream, StreamCache } from './command-runner-cache';
+import { LastWritten } from './last-written';
+import { KnownStream, STREAM_CACHE_SIZE } from './command-runner-cache';
 import { AppendResult, EventStore, NewEvent, RecordedEvent, refusalAsOutcome, StreamAppend, StreamAppendOutcome, WrongExpectedRevisionError } from './event-store.port';
 
 /**
@@ -73,7 +74,7 @@ type Decided<C, E, S> = { pending: Pending<C, E, S>; events: E[] } | { pending: 
  * never race each other. A conflict with another process means it won the
  * race: the whole batch is decided again on what it wrote, up to
  * MAX_CONFLICT_RETRIES times. The state and revision a batch leaves are kept
- * (StreamCache), so the next command on that stream appends without reading it
+ * (LastWritten), so the next command on that stream appends without reading it
  * first; a stale entry costs one refused append and a read, never a wrong
  * decision, since only an accepted append proves the state it was decided on.
  *
@@ -87,7 +88,7 @@ type Decided<C, E, S> = { pending: Pending<C, E, S>; events: E[] } | { pending: 
  */
 export class CommandRunner<C, E extends DomainEvent, S> {
   private readonly queues = new Map<string, Array<Pending<C, E, S>>>();
-  private readonly cache = new StreamCache<S>();
+  private readonly cache = new LastWritten<KnownStream<S>>(STREAM_CACHE_SIZE);
   private readonly appends: AppendBatcher;
   /**
    * The streams the batches of one moment must read (not in the cache: the top of the hour's

@@ -15,3 +15,4 @@ export * from './append-batcher';
 export * from './append-signal';
 export * from './nats-append-signal';
 export * from './throttled-checkpoint';
+export * from './last-written';

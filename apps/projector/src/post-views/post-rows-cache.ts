@@ -1,3 +1,5 @@
+import { LastWritten } from '@app/event-store';
+
 /**
  * The post rows the projector wrote last, by post id, so that a batch about posts it has just
  * written (a publication's starts and outcomes, moments after its creation) folds them without
@@ -12,10 +14,11 @@
  * its checkpoint and the model forgets everything first (ReadModel.restarting).
  */
 export class PostRowsCache<Row extends { id: string }> {
-  /** In the order they were remembered (a Map keeps insertion order): the oldest goes first. */
-  private readonly rows = new Map<string, Row>();
+  private readonly rows: LastWritten<Row>;
 
-  constructor(private readonly capacity = 10_000) {}
+  constructor(capacity = 10_000) {
+    this.rows = new LastWritten<Row>(capacity);
+  }
 
   /**
    * The rows held for `ids`, taken out (the fold changes them in place, then remembers the ones it
@@ -25,33 +28,24 @@ export class PostRowsCache<Row extends { id: string }> {
     const held: Row[] = [];
     const missing: string[] = [];
     for (const id of ids) {
-      const row = this.rows.get(id);
-      if (row) {
-        this.rows.delete(id);
-        held.push(row);
-      } else missing.push(id);
+      const row = this.rows.take(id);
+      if (row) held.push(row);
+      else missing.push(id);
     }
     return { held, missing };
   }
 
   /** Keeps rows about to be written (the caller hands them over and changes them no more), the newest last; the oldest beyond the capacity go. */
   remember(rows: Row[]): void {
-    for (const row of rows) {
-      this.rows.delete(row.id);
-      this.rows.set(row.id, row);
-    }
-    for (const id of this.rows.keys()) {
-      if (this.rows.size <= this.capacity) break;
-      this.rows.delete(id);
-    }
+    for (const row of rows) this.rows.set(row.id, row);
   }
 
   forget(ids: Iterable<string>): void {
-    for (const id of ids) this.rows.delete(id);
+    for (const id of ids) this.rows.forget(id);
   }
 
   forgetAll(): void {
-    this.rows.clear();
+    this.rows.forgetAll();
   }
 
   get size(): number {

@@ -1,10 +1,10 @@
-import { StreamCache } from './command-runner-cache';
+import { LastWritten } from './last-written';
 
-describe('StreamCache (the streams a command runner remembers)', () => {
+describe('LastWritten (a command runner’s streams, the projector’s post rows)', () => {
   const known = (count: number) => ({ state: { count }, expected: BigInt(count), position: `${count}:${count}` });
 
-  it('forgets the least recently used stream once over capacity', () => {
-    const cache = new StreamCache<{ count: number }>(2);
+  it('forgets the least recently written value once over capacity', () => {
+    const cache = new LastWritten<ReturnType<typeof known>>(2);
     cache.set('a', known(1));
     cache.set('b', known(2));
     cache.set('a', known(3)); // a is now the most recent
@@ -14,8 +14,8 @@ describe('StreamCache (the streams a command runner remembers)', () => {
     expect(cache.take('c')).toEqual(known(4));
   });
 
-  it('hands an entry out once: a batch that takes it must put back what it wrote', () => {
-    const cache = new StreamCache<{ count: number }>(2);
+  it('hands a value out once: a batch that takes it must put back what it wrote', () => {
+    const cache = new LastWritten<ReturnType<typeof known>>(2);
     cache.set('a', known(1));
     expect(cache.take('a')).toEqual(known(1));
     expect(cache.take('a')).toBeNull();
