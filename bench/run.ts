@@ -30,6 +30,8 @@ const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 2000);
 const PUBLISH_REQUESTS = Number(process.env.BENCH_PUBLISH_REQUESTS ?? 40);
 const PUBLISH_CONCURRENCY = 8;
+// BENCH_PUBLISH_REQUESTS=0 leaves publishNow out.
+const PUBLISHING = PUBLISH_REQUESTS > 0;
 // Drafts before those measured (bench/warm-up.ts), in rounds whose rates show the warm-up; and publishNow requests (to 10 accounts each).
 const WARM_UP_DRAFTS = Number(process.env.BENCH_WARM_UP_DRAFTS ?? 30_000);
 const WARM_UP_ROUND = 5000;
@@ -79,11 +81,11 @@ async function main(): Promise<void> {
       await response.body.dump();
       return response.statusCode;
     };
-    // Warm-up (JIT, pools, caches), not measured: until the rate is steady, as a long-running service is.
+    const idle = Object.fromEntries(APPS.map((app) => [app, memoryOf(service!.pids[app]).rssMb]));
+    // Warm-up (JIT, pools, caches), not measured: a long-running service is warm (bench/warm-up.ts).
     const draftWarmUp = await warmUp(WARM_UP_DRAFTS, WARM_UP_ROUND, CONCURRENCY, async () => {
       await post({ content: 'warm-up', accounts: ['x:@bench'] });
     });
-    const idle = Object.fromEntries(APPS.map((app) => [app, memoryOf(service!.pids[app]).rssMb]));
     for (const app of APPS) resetPeak(service.pids[app]);
     const refusedDrafts = new Map<number, number>();
     const clientCpuBefore = process.cpuUsage();
@@ -104,11 +106,15 @@ async function main(): Promise<void> {
     const publishFailures = new Map<string, number>();
     const publish = publishNowTo(service.url, key, fanOutAccounts, publishFailures);
     // The publisher has been idle through the drafts: its path warms up on publications of its own.
-    await measure('warm-up', PUBLISH_WARM_UP, PUBLISH_CONCURRENCY, publish);
-    const { result: publishes, cost: perPublishAccount } = await cpu.around(PUBLISH_REQUESTS * 2 * fanOutAccounts.length, async () => [
-      await measure(`publishNow to ${fanOutAccounts.length} accounts (c=1)`, PUBLISH_REQUESTS, 1, publish),
-      await measure(`publishNow to ${fanOutAccounts.length} accounts (c=${PUBLISH_CONCURRENCY})`, PUBLISH_REQUESTS, PUBLISH_CONCURRENCY, publish),
-    ]);
+    if (PUBLISHING) await measure('warm-up', PUBLISH_WARM_UP, PUBLISH_CONCURRENCY, publish);
+    const { result: publishes, cost: perPublishAccount } = await cpu.around(PUBLISH_REQUESTS * 2 * fanOutAccounts.length, async () =>
+      PUBLISHING
+        ? [
+            await measure(`publishNow to ${fanOutAccounts.length} accounts (c=1)`, PUBLISH_REQUESTS, 1, publish),
+            await measure(`publishNow to ${fanOutAccounts.length} accounts (c=${PUBLISH_CONCURRENCY})`, PUBLISH_REQUESTS, PUBLISH_CONCURRENCY, publish),
+          ]
+        : [],
+    );
     results.push(...publishes);
 
     // 1,000,000 posts in the read model for this workspace, written directly (the projection's table).
@@ -151,7 +157,7 @@ async function main(): Promise<void> {
     if (pgbench) process.stdout.write(`\nCPU per draft / CPU per pgbench insert (pgbench and its backends, ${pgbench.cpuMsPerInsert.toFixed(3)} ms): ${(perDraft.cpuMs.total / pgbench.cpuMsPerInsert).toFixed(1)}x\n`);
     process.stdout.write(`\n${formatCost('draft', perDraft)}\n`);
     process.stdout.write(`CPU per draft of the load generator (this process, not in the figures above): ${clientCpuMsPerDraft.toFixed(3)} ms\n`);
-    if (PUBLISH_REQUESTS > 0) process.stdout.write(`\n${formatCost('publishNow account', perPublishAccount)}\n`);
+    if (PUBLISHING) process.stdout.write(`\n${formatCost('publishNow account', perPublishAccount)}\n`);
     process.stdout.write(`\n${'app'.padEnd(12)} ${'RSS idle'.padStart(10)} ${'RSS after creates'.padStart(18)} ${'peak under creates'.padStart(19)}\n`);
     for (const app of APPS) {
       process.stdout.write(`${app.padEnd(12)} ${`${idle[app].toFixed(0)} MB`.padStart(10)} ${`${underLoad[app].rssMb.toFixed(0)} MB`.padStart(18)} ${`${underLoad[app].peakMb.toFixed(0)} MB`.padStart(19)}\n`);
@@ -161,14 +167,14 @@ async function main(): Promise<void> {
       pgbenchCpuMsPerInsert: pgbench?.cpuMsPerInsert ?? null,
       draftCpuOverPgbenchInsertCpu: pgbench ? perDraft.cpuMs.total / pgbench.cpuMsPerInsert : null,
       nodeInsertPerSecond: baseline.perSecond,
-      draftWarmUp: { roundsPerSecond: draftWarmUp.rounds.map(Math.round), draftsPerRound: WARM_UP_ROUND, steady: draftWarmUp.steady },
+      draftWarmUp: { drafts: WARM_UP_DRAFTS, draftsPerRound: WARM_UP_ROUND, roundsPerSecond: draftWarmUp.rounds.map(Math.round), steady: draftWarmUp.steady },
       creates: { perSecond: creates.perSecond, p50Ms: creates.p50, p99Ms: creates.p99, concurrency: CONCURRENCY, notCreated: Object.fromEntries(refusedDrafts) },
       createsOverPgbench: pgbench ? creates.perSecond / pgbench.perSecond : null,
       createsOverNodeInsert: creates.perSecond / baseline.perSecond,
       publishNow: publishes.map((m) => ({ name: m.name, count: m.count, p50Ms: m.p50, p99Ms: m.p99, p50OverFloor: m.p50 / PUBLISH_LATENCY_MS })),
       perDraft: summary(perDraft),
       loadGeneratorCpuMsPerDraft: clientCpuMsPerDraft,
-      perPublishNowAccount: PUBLISH_REQUESTS > 0 ? summary(perPublishAccount) : null,
+      perPublishNowAccount: PUBLISHING ? summary(perPublishAccount) : null,
       lists: lists.map((m) => ({ name: m.name, perSecond: m.perSecond, p50Ms: m.p50, p99Ms: m.p99 })),
       rssMb: Object.fromEntries(APPS.map((app) => [app, { idle: idle[app], afterCreates: underLoad[app].rssMb, peakUnderCreates: underLoad[app].peakMb }])),
     });

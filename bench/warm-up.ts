@@ -6,6 +6,7 @@ const STEADY_WITHIN = 0.05;
 export interface WarmUp {
   /** Each round's rate, per second, in order: the first is the service cold from its start. */
   rounds: number[];
+  total: number;
   perRound: number;
   /** False when the last two rounds still differed by more than 5%: the figures after it may still carry warm-up (or a noisy minute). */
   steady: boolean;
@@ -29,11 +30,16 @@ export async function warmUp(total: number, perRound: number, concurrency: numbe
     rounds.push((await measure('warm-up', Math.min(perRound, total - done), concurrency, (i) => task(base + i))).perSecond);
   }
   const [previous, last] = rounds.slice(-2);
-  return { rounds, perRound, steady: rounds.length >= 2 && Math.abs(last - previous) <= STEADY_WITHIN * previous };
+  return { rounds, total, perRound, steady: rounds.length >= 2 && Math.abs(last - previous) <= STEADY_WITHIN * previous };
 }
 
 export function formatWarmUp(name: string, warm: WarmUp): string {
   const rates = warm.rounds.map((rate) => `${rate.toFixed(0)}/s`).join(', ');
-  const verdict = warm.steady ? 'the last two within 5%' : 'the last two more than 5% apart: the figures below may still include warm-up';
-  return `warm-up of ${name}, rounds of ${warm.perRound}: ${rates} (${verdict})`;
+  const verdict =
+    warm.rounds.length < 2
+      ? 'one round: too few to tell whether the service is warm'
+      : warm.steady
+        ? 'the last two within 5%'
+        : 'the last two more than 5% apart: the figures below may still include warm-up';
+  return `warm-up of ${name}, ${warm.total} in rounds of ${warm.perRound}: ${rates} (${verdict})`;
 }
