@@ -3,6 +3,7 @@ import { Platform } from '@app/contracts';
 import { RunningPlatformSandbox } from '@app/platform-sandbox';
 import { connectSandboxAccount } from '../tools/local/connect-sandbox-account';
 import { BenchDatabase } from './bench-environment';
+import { measure } from './stats';
 
 /** The platform's latency for every publish: the floor a publishNow answer cannot beat. */
 export const PUBLISH_LATENCY_MS = 100;
@@ -47,4 +48,12 @@ export function publishNowTo(url: string, key: string, accounts: string[], failu
       failures.set(what, (failures.get(what) ?? 0) + 1);
     }
   };
+}
+
+/**
+ * publishNow requests, at c=8, before the measured ones (npm run bench and bench:fan-out): the
+ * publisher's path warms up on publications of its own (bench/warm-up.ts says why warm-up matters).
+ */
+export async function warmUpPublishNow(publish: (i: number) => Promise<void>): Promise<void> {
+  await measure('warm-up', 40, 8, publish);
 }

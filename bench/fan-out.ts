@@ -3,7 +3,7 @@ import { startPlatformSandbox } from '@app/platform-sandbox';
 import { BenchNats } from './bench-nats';
 import { createBenchDatabase, startService } from './bench-environment';
 import { CpuAccounting, formatCost } from './cpu-accounting';
-import { connectFanOutAccounts, FAN_OUT_APPS, fanOutEnv, PUBLISH_LATENCY_MS as LATENCY_MS, publishNowTo } from './fan-out-accounts';
+import { connectFanOutAccounts, FAN_OUT_APPS, fanOutEnv, PUBLISH_LATENCY_MS as LATENCY_MS, publishNowTo, warmUpPublishNow } from './fan-out-accounts';
 import { reportFigures } from './report';
 import { formatRow, measure } from './stats';
 import { runScript } from './run-script';
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     const publishFailures = new Map<string, number>();
     const publish = publishNowTo(service.url, key, accounts, publishFailures);
     const cpu = new CpuAccounting(service, db.pool, nats);
-    await measure('warm-up', 5, 1, publish);
+    await warmUpPublishNow(publish);
     const { result: [sequential, concurrent], cost } = await cpu.around(REQUESTS * 2 * accounts.length, async () => [
       await measure(`publishNow to ${accounts.length} accounts (c=1)`, REQUESTS, 1, publish),
       await measure(`publishNow to ${accounts.length} accounts (c=${CONCURRENT})`, REQUESTS, CONCURRENT, publish),

@@ -5,7 +5,7 @@ import { startPlatformSandbox } from '@app/platform-sandbox';
 import { BenchNats } from './bench-nats';
 import { createBenchDatabase, startService } from './bench-environment';
 import { CostPerOperation, CpuAccounting, formatCost } from './cpu-accounting';
-import { connectFanOutAccounts, FAN_OUT_APPS, fanOutEnv, PUBLISH_LATENCY_MS, publishNowTo } from './fan-out-accounts';
+import { connectFanOutAccounts, FAN_OUT_APPS, fanOutEnv, PUBLISH_LATENCY_MS, publishNowTo, warmUpPublishNow } from './fan-out-accounts';
 import { hasPgbench, PgbenchFigure, pgbenchInsertRate } from './pgbench-baseline';
 import { memoryOf, resetPeak } from './process-memory';
 import { reportFigures } from './report';
@@ -32,10 +32,9 @@ const PUBLISH_REQUESTS = Number(process.env.BENCH_PUBLISH_REQUESTS ?? 40);
 const PUBLISH_CONCURRENCY = 8;
 // BENCH_PUBLISH_REQUESTS=0 leaves publishNow out.
 const PUBLISHING = PUBLISH_REQUESTS > 0;
-// Drafts before those measured (bench/warm-up.ts), in rounds whose rates show the warm-up; and publishNow requests (to 10 accounts each).
+// Drafts before those measured (bench/warm-up.ts), in rounds whose rates show the warm-up.
 const WARM_UP_DRAFTS = Number(process.env.BENCH_WARM_UP_DRAFTS ?? 30_000);
 const WARM_UP_ROUND = 5000;
-const PUBLISH_WARM_UP = 40;
 const PGBENCH_SECONDS = 10;
 // The publishNow apps and the webhooks service, which consumes every event (with no endpoint configured here: what it costs for nothing).
 const APPS = [...FAN_OUT_APPS.slice(0, -1), 'webhooks', 'gateway'];
@@ -105,8 +104,8 @@ async function main(): Promise<void> {
     // publishNow to ten accounts whose platform takes PUBLISH_LATENCY_MS a publish.
     const publishFailures = new Map<string, number>();
     const publish = publishNowTo(service.url, key, fanOutAccounts, publishFailures);
-    // The publisher has been idle through the drafts: its path warms up on publications of its own.
-    if (PUBLISHING) await measure('warm-up', PUBLISH_WARM_UP, PUBLISH_CONCURRENCY, publish);
+    // The publisher has been idle through the drafts.
+    if (PUBLISHING) await warmUpPublishNow(publish);
     const { result: publishes, cost: perPublishAccount } = await cpu.around(PUBLISH_REQUESTS * 2 * fanOutAccounts.length, async () =>
       PUBLISHING
         ? [
