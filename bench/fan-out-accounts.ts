@@ -8,6 +8,9 @@ import { measure } from './stats';
 /** The platform's latency for every publish: the floor a publishNow answer cannot beat. */
 export const PUBLISH_LATENCY_MS = 100;
 
+/** The concurrency of the second measured publishNow run (issue 11's target: ≤ 2× the floor), and of the warm-up. */
+export const PUBLISH_CONCURRENCY = 8;
+
 /** Ten accounts, two each on five platforms. */
 const FAN_OUT_ACCOUNTS: Array<{ platform: Platform; handle: string }> = (['x', 'facebook', 'linkedin', 'bluesky', 'mastodon'] as Platform[]).flatMap((platform) => [
   { platform, handle: `@${platform}_one` },
@@ -55,5 +58,5 @@ export function publishNowTo(url: string, key: string, accounts: string[], failu
  * publisher's path warms up on publications of its own (bench/warm-up.ts says why warm-up matters).
  */
 export async function warmUpPublishNow(publish: (i: number) => Promise<void>): Promise<void> {
-  await measure('warm-up', 40, 8, publish);
+  await measure('warm-up', 40, PUBLISH_CONCURRENCY, publish);
 }

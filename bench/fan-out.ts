@@ -3,7 +3,7 @@ import { startPlatformSandbox } from '@app/platform-sandbox';
 import { BenchNats } from './bench-nats';
 import { createBenchDatabase, startService } from './bench-environment';
 import { CpuAccounting, formatCost } from './cpu-accounting';
-import { connectFanOutAccounts, FAN_OUT_APPS, fanOutEnv, PUBLISH_LATENCY_MS as LATENCY_MS, publishNowTo, warmUpPublishNow } from './fan-out-accounts';
+import { connectFanOutAccounts, FAN_OUT_APPS, fanOutEnv, PUBLISH_CONCURRENCY, PUBLISH_LATENCY_MS as LATENCY_MS, publishNowTo, warmUpPublishNow } from './fan-out-accounts';
 import { reportFigures } from './report';
 import { formatRow, measure } from './stats';
 import { runScript } from './run-script';
@@ -16,7 +16,6 @@ import { runScript } from './run-script';
  * publishNow account for every process (bench/cpu-accounting.ts).
  */
 const REQUESTS = Number(process.env.BENCH_FANOUT_REQUESTS ?? 40);
-const CONCURRENT = 8;
 const TARGETS = { sequential: 1.3, concurrent: 2 };
 
 async function main(): Promise<void> {
@@ -35,7 +34,7 @@ async function main(): Promise<void> {
     await warmUpPublishNow(publish);
     const { result: [sequential, concurrent], cost } = await cpu.around(REQUESTS * 2 * accounts.length, async () => [
       await measure(`publishNow to ${accounts.length} accounts (c=1)`, REQUESTS, 1, publish),
-      await measure(`publishNow to ${accounts.length} accounts (c=${CONCURRENT})`, REQUESTS, CONCURRENT, publish),
+      await measure(`publishNow to ${accounts.length} accounts (c=${PUBLISH_CONCURRENCY})`, REQUESTS, PUBLISH_CONCURRENCY, publish),
     ]);
     process.stdout.write(`\nplatform latency per publish: ${LATENCY_MS} ms; ten in a row would take ${LATENCY_MS * accounts.length} ms\n`);
     const rows = [

@@ -5,7 +5,7 @@ import { startPlatformSandbox } from '@app/platform-sandbox';
 import { BenchNats } from './bench-nats';
 import { createBenchDatabase, startService } from './bench-environment';
 import { CostPerOperation, CpuAccounting, formatCost } from './cpu-accounting';
-import { connectFanOutAccounts, FAN_OUT_APPS, fanOutEnv, PUBLISH_LATENCY_MS, publishNowTo, warmUpPublishNow } from './fan-out-accounts';
+import { connectFanOutAccounts, FAN_OUT_APPS, fanOutEnv, PUBLISH_CONCURRENCY, PUBLISH_LATENCY_MS, publishNowTo, warmUpPublishNow } from './fan-out-accounts';
 import { hasPgbench, PgbenchFigure, pgbenchInsertRate } from './pgbench-baseline';
 import { memoryOf, resetPeak } from './process-memory';
 import { reportFigures } from './report';
@@ -29,7 +29,6 @@ const CREATES = Number(process.env.BENCH_CREATES ?? 30_000);
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 2000);
 const PUBLISH_REQUESTS = Number(process.env.BENCH_PUBLISH_REQUESTS ?? 40);
-const PUBLISH_CONCURRENCY = 8;
 // BENCH_PUBLISH_REQUESTS=0 leaves publishNow out.
 const PUBLISHING = PUBLISH_REQUESTS > 0;
 // Drafts before those measured (bench/warm-up.ts), in rounds whose rates show the warm-up.
